@@ -1,0 +1,253 @@
+//! Square numbering and the bit layout of the bitboards.
+//!
+//! Squares are numbered the PDN way, 1..=N*N/2, row by row from the top (Black's
+//! side). Bitboards are `u64` with one *ghost* bit after every two rows, so that
+//! each diagonal step is one constant shift (H = N/2 squares per row):
+//!
+//! ```text
+//!  8x8 (H = 4, stride 9)          bit index of squares
+//!     b8 d8 f8 h8    1  2  3  4    ->  0  1  2  3
+//!   a7 c7 e7 g7      5  6  7  8    ->  4  5  6  7     (8 = ghost)
+//!     b6 d6 f6 h6    9 10 11 12    ->  9 10 11 12
+//!   ...
+//!  up-left = >> (H+1)   up-right = >> H   down-left = << H   down-right = << (H+1)
+//! ```
+//!
+//! A step off the left or right edge lands on a ghost bit, one off the top or
+//! bottom leaves the board; masking with `valid` removes both.
+
+/// Diagonal directions as White sees the board ("up" is towards square 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    UpLeft = 0,
+    UpRight = 1,
+    DownLeft = 2,
+    DownRight = 3,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::UpLeft, Dir::UpRight, Dir::DownLeft, Dir::DownRight];
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline]
+    pub fn from_index(i: usize) -> Dir {
+        Dir::ALL[i & 3]
+    }
+
+    /// The same diagonal seen after turning the board half a turn.
+    #[inline]
+    pub fn rotated(self) -> Dir {
+        match self {
+            Dir::UpLeft => Dir::DownRight,
+            Dir::UpRight => Dir::DownLeft,
+            Dir::DownLeft => Dir::UpRight,
+            Dir::DownRight => Dir::UpLeft,
+        }
+    }
+
+    #[inline]
+    pub fn reverse(self) -> Dir {
+        self.rotated()
+    }
+}
+
+/// Geometry of an N x N board with the ghost-bit layout above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// Board side length N (8 or 10).
+    pub n: usize,
+    /// Dark squares per row, N/2.
+    pub h: usize,
+    /// Number of playable squares N*N/2.
+    pub squares: usize,
+    /// Bits of real squares.
+    pub valid: u64,
+    /// Top row (squares 1..=H): where White men are crowned.
+    pub top_row: u64,
+    /// Bottom row: where Black men are crowned.
+    pub bottom_row: u64,
+}
+
+impl Geometry {
+    pub const fn new(n: usize) -> Geometry {
+        let h = n / 2;
+        let squares = n * h;
+        let mut valid = 0u64;
+        let mut top = 0u64;
+        let mut bottom = 0u64;
+        let mut s = 0;
+        while s < squares {
+            let bit = s + s / (2 * h);
+            valid |= 1 << bit;
+            if s < h {
+                top |= 1 << bit;
+            }
+            if s >= squares - h {
+                bottom |= 1 << bit;
+            }
+            s += 1;
+        }
+        Geometry {
+            n,
+            h,
+            squares,
+            valid,
+            top_row: top,
+            bottom_row: bottom,
+        }
+    }
+
+    /// Bit index of 1-based square `s` (caller guarantees 1 <= s <= squares).
+    #[inline]
+    pub const fn bit_of(&self, s: usize) -> u32 {
+        let k = s - 1;
+        (k + k / (2 * self.h)) as u32
+    }
+
+    /// 1-based square of a bit index of a real square.
+    #[inline]
+    pub const fn square_of(&self, bit: u32) -> usize {
+        let b = bit as usize;
+        b - b / (2 * self.h + 1) + 1
+    }
+
+    /// 0-based row (from the top) and column (0..N, as White sees it) of a square.
+    #[inline]
+    pub const fn row_col(&self, s: usize) -> (usize, usize) {
+        let k = s - 1;
+        let row = k / self.h;
+        let i = k % self.h;
+        let col = if row.is_multiple_of(2) { 2 * i + 1 } else { 2 * i };
+        (row, col)
+    }
+
+    /// The square at (row, col), if that is a dark square on the board.
+    pub const fn square_at(&self, row: usize, col: usize) -> Option<usize> {
+        if row >= self.n || col >= self.n || (row + col).is_multiple_of(2) {
+            return None;
+        }
+        Some(row * self.h + col / 2 + 1)
+    }
+
+    /// The square seen after turning the board half a turn: s -> N*N/2 + 1 - s.
+    #[inline]
+    pub const fn rotate_square(&self, s: usize) -> usize {
+        self.squares + 1 - s
+    }
+
+    /// Shift of one diagonal step.
+    #[inline]
+    pub const fn shift(&self, d: Dir) -> u32 {
+        match d {
+            Dir::UpLeft | Dir::DownRight => (self.h + 1) as u32,
+            Dir::UpRight | Dir::DownLeft => self.h as u32,
+        }
+    }
+
+    /// All squares of `bb` moved one step in direction `d`, off-board ones dropped.
+    #[inline(always)]
+    pub const fn step(&self, bb: u64, d: Dir) -> u64 {
+        let s = self.shift(d);
+        let moved = match d {
+            Dir::UpLeft | Dir::UpRight => bb >> s,
+            Dir::DownLeft | Dir::DownRight => bb << s,
+        };
+        moved & self.valid
+    }
+
+    /// Crowning row of a colour's men.
+    #[inline]
+    pub const fn promotion_row(&self, c: crate::Color) -> u64 {
+        match c {
+            crate::Color::White => self.top_row,
+            crate::Color::Black => self.bottom_row,
+        }
+    }
+
+    /// Squares of the first `rows` rows from the top (Black's start) or bottom.
+    pub fn rows_from_top(&self, rows: usize) -> u64 {
+        (1..=rows * self.h).fold(0, |acc, s| acc | 1 << self.bit_of(s))
+    }
+
+    pub fn rows_from_bottom(&self, rows: usize) -> u64 {
+        (self.squares - rows * self.h + 1..=self.squares)
+            .fold(0, |acc, s| acc | 1 << self.bit_of(s))
+    }
+
+    /// Iterate the 1-based squares of a bitboard, ascending.
+    pub fn squares_of(&self, bb: u64) -> impl Iterator<Item = usize> + '_ {
+        Bits(bb).map(move |b| self.square_of(b))
+    }
+}
+
+/// Iterator over the set bits of a bitboard, lowest first.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = u32;
+    #[inline(always)]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            None
+        } else {
+            let b = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            Some(b)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_round_trips_and_steps_match_rows_and_columns() {
+        for n in [8, 10] {
+            let g = Geometry::new(n);
+            assert_eq!(g.valid.count_ones() as usize, g.squares);
+            for s in 1..=g.squares {
+                let b = g.bit_of(s);
+                assert_eq!(g.square_of(b), s);
+                let (r, c) = g.row_col(s);
+                assert_eq!(g.square_at(r, c), Some(s));
+                for d in Dir::ALL {
+                    let (dr, dc): (isize, isize) = match d {
+                        Dir::UpLeft => (-1, -1),
+                        Dir::UpRight => (-1, 1),
+                        Dir::DownLeft => (1, -1),
+                        Dir::DownRight => (1, 1),
+                    };
+                    let (nr, nc) = (r as isize + dr, c as isize + dc);
+                    let expect = if nr < 0 || nc < 0 {
+                        None
+                    } else {
+                        g.square_at(nr as usize, nc as usize)
+                    };
+                    let got = g.step(1 << b, d);
+                    let got = if got == 0 {
+                        None
+                    } else {
+                        Some(g.square_of(got.trailing_zeros()))
+                    };
+                    assert_eq!(got, expect, "n={n} s={s} {d:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pdn_corners() {
+        let g = Geometry::new(8);
+        assert_eq!(g.row_col(1), (0, 1)); // b8
+        assert_eq!(g.row_col(29), (7, 0)); // a1
+        let g = Geometry::new(10);
+        assert_eq!(g.row_col(46), (9, 0)); // a1
+        assert_eq!(g.row_col(5), (0, 9)); // j10
+    }
+}

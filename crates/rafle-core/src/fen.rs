@@ -1,0 +1,123 @@
+//! PDN FEN parsing and printing: `W:W31,32,K10:B1-12` (side to move, then each
+//! colour's pieces; `K` marks a king; ranges accepted on input).
+
+use crate::error::Error;
+use crate::position::{Piece, Position};
+use crate::types::Color;
+use crate::variant::Variant;
+use std::fmt::Write;
+
+fn color_of(tok: &str, what: &str) -> Result<Color, Error> {
+    match tok {
+        "W" | "w" => Ok(Color::White),
+        "B" | "b" => Ok(Color::Black),
+        _ => Err(Error::Fen(format!(
+            "unknown colour {tok:?} in {what} (expected W or B)"
+        ))),
+    }
+}
+
+fn parse_square(tok: &str, squares: usize) -> Result<usize, Error> {
+    let t = tok.trim();
+    if t.is_empty() || !t.bytes().all(|c| c.is_ascii_digit()) || t.len() > 3 {
+        return Err(Error::Fen(format!("{tok:?} is not a square number")));
+    }
+    let s: usize = t
+        .parse()
+        .map_err(|_| Error::Fen(format!("{tok:?} is not a square number")))?;
+    if s == 0 || s > squares {
+        return Err(Error::Fen(format!("square {s} out of range 1-{squares}")));
+    }
+    Ok(s)
+}
+
+/// Reads a PDN FEN for variant `v`.
+pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
+    let g = v.geometry();
+    let mut s = fen.trim();
+    if s.len() >= 2 && s.starts_with('"') && s.ends_with('"') {
+        s = &s[1..s.len() - 1];
+    }
+    let s = s.trim().trim_end_matches('.');
+    if s.is_empty() {
+        return Err(Error::Fen("empty string".into()));
+    }
+    let mut parts = s.split(':');
+    let side_tok = parts.next().unwrap_or("").trim();
+    let side = color_of(side_tok, "the side to move")?;
+    let mut pos = Position::EMPTY;
+    pos.side = side;
+    let mut seen = [false; 2];
+    for part in parts {
+        let part = part.trim();
+        let mut chars = part.chars();
+        let c = chars
+            .next()
+            .ok_or_else(|| Error::Fen("empty piece section".into()))?;
+        let color = color_of(&c.to_string(), "a piece section")?;
+        if std::mem::replace(&mut seen[color.index()], true) {
+            return Err(Error::Fen(format!("two piece sections for {color}")));
+        }
+        for item in chars.as_str().split(',') {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (king, body) = match item.strip_prefix(['K', 'k']) {
+                Some(rest) => (true, rest),
+                None => (false, item),
+            };
+            let (lo, hi) = match body.split_once('-') {
+                Some((a, b)) => (parse_square(a, g.squares)?, parse_square(b, g.squares)?),
+                None => {
+                    let q = parse_square(body, g.squares)?;
+                    (q, q)
+                }
+            };
+            if lo > hi {
+                return Err(Error::Fen(format!("empty range {item:?}")));
+            }
+            for q in lo..=hi {
+                if pos.piece_at(&g, q).is_some() {
+                    return Err(Error::Fen(format!("two pieces on square {q}")));
+                }
+                let bit = 1u64 << g.bit_of(q);
+                if !king && bit & g.promotion_row(color) != 0 {
+                    return Err(Error::Fen(format!(
+                        "a {color} man on square {q}, its own crowning row"
+                    )));
+                }
+                let p = if king {
+                    Piece::King(color)
+                } else {
+                    Piece::Man(color)
+                };
+                pos.set(&g, q, Some(p));
+            }
+        }
+    }
+    Ok(pos)
+}
+
+/// Writes a position as PDN FEN, squares ascending, kings marked with `K`.
+pub fn to_fen(v: Variant, pos: &Position) -> String {
+    let g = v.geometry();
+    let mut out = String::new();
+    out.push(if pos.side == Color::White { 'W' } else { 'B' });
+    for c in [Color::White, Color::Black] {
+        out.push(':');
+        out.push(if c == Color::White { 'W' } else { 'B' });
+        let mut first = true;
+        for s in g.squares_of(pos.pieces(c)) {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            if pos.kings & (1u64 << g.bit_of(s)) != 0 {
+                out.push('K');
+            }
+            let _ = write!(out, "{s}");
+        }
+    }
+    out
+}

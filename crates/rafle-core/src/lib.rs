@@ -1,0 +1,28 @@
+//! rafle-core: the rule engine of rafle.
+//!
+//! Bitboard positions ([`Position`]), one rules description per variant
+//! ([`variant`]), a move generator generic over it ([`movegen`]), PDN FEN and
+//! move notation ([`fen`], [`notation`]), games with draw rules ([`Game`]) and
+//! perft ([`perft`]). Rules follow `shared/RULES.md`.
+
+pub mod board;
+pub mod error;
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod rng;
+pub mod types;
+pub mod variant;
+
+pub use board::{Bits, Dir, Geometry};
+pub use error::Error;
+pub use fen::{parse_fen, to_fen};
+pub use game::{Counters, EndReason, Game, Outcome};
+pub use moves::{Move, MoveList, MAX_JUMPS};
+pub use position::{Piece, Position};
+pub use types::Color;
+pub use variant::{Checkers, English, International, KingKind, Rules, Thai, Variant};

@@ -1,0 +1,124 @@
+//! Moves: small `Copy` values carrying the full path and the captured squares.
+
+use crate::board::{Bits, Geometry};
+use smallvec::SmallVec;
+
+/// Most jumps in one move: a side has at most 20 pieces (international), so a
+/// sequence captures at most 20 of them.
+pub const MAX_JUMPS: usize = 20;
+
+/// One legal full move. Squares are stored as bit indices (see `board`); use
+/// the `*_square` methods for PDN square numbers.
+///
+/// Identity (equality, hashing) is (from, to, captured set), as RULES.md says:
+/// two capture paths with the same identity are one move.
+#[derive(Clone, Copy, Debug)]
+pub struct Move {
+    pub from: u8,
+    pub to: u8,
+    /// Number of landing squares in `path` (1 for a quiet move).
+    len: u8,
+    /// Landing squares in order; `path[len - 1] == to`.
+    path: [u8; MAX_JUMPS],
+    /// Bitboard of the captured pieces (0 for a quiet move).
+    pub captured: u64,
+}
+
+impl PartialEq for Move {
+    fn eq(&self, o: &Move) -> bool {
+        self.from == o.from && self.to == o.to && self.captured == o.captured
+    }
+}
+impl Eq for Move {}
+impl std::hash::Hash for Move {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.from, self.to, self.captured).hash(h)
+    }
+}
+
+impl Move {
+    /// A quiet (non-capturing) move between two bit indices.
+    #[inline]
+    pub fn quiet(from: u32, to: u32) -> Move {
+        let mut path = [0; MAX_JUMPS];
+        path[0] = to as u8;
+        Move {
+            from: from as u8,
+            to: to as u8,
+            len: 1,
+            path,
+            captured: 0,
+        }
+    }
+
+    /// A capture with the given landing squares (bit indices).
+    #[inline]
+    pub fn capture(from: u32, landings: &[u8], captured: u64) -> Move {
+        let mut path = [0; MAX_JUMPS];
+        path[..landings.len()].copy_from_slice(landings);
+        Move {
+            from: from as u8,
+            to: landings[landings.len() - 1],
+            len: landings.len() as u8,
+            path,
+            captured,
+        }
+    }
+
+    #[inline]
+    pub fn is_capture(&self) -> bool {
+        self.captured != 0
+    }
+
+    #[inline]
+    pub fn num_captured(&self) -> u32 {
+        self.captured.count_ones()
+    }
+
+    /// Landing squares (bit indices), the last one being `to`.
+    #[inline]
+    pub fn landings(&self) -> &[u8] {
+        &self.path[..self.len as usize]
+    }
+
+    pub fn from_square(&self, g: &Geometry) -> usize {
+        g.square_of(self.from as u32)
+    }
+
+    pub fn to_square(&self, g: &Geometry) -> usize {
+        g.square_of(self.to as u32)
+    }
+
+    /// Captured squares, ascending.
+    pub fn captured_squares(&self, g: &Geometry) -> Vec<usize> {
+        Bits(self.captured).map(|b| g.square_of(b)).collect()
+    }
+
+    /// Full path as PDN squares: from, then every landing square.
+    pub fn path_squares(&self, g: &Geometry) -> Vec<usize> {
+        std::iter::once(self.from)
+            .chain(self.landings().iter().copied())
+            .map(|b| g.square_of(b as u32))
+            .collect()
+    }
+
+    /// The one captured piece between consecutive path points `a` and `b`
+    /// (bit indices on one diagonal), or 0 for a quiet step.
+    pub fn captured_between(&self, g: &Geometry, a: u8, b: u8) -> u64 {
+        let d = crate::movegen::direction_between(g, a as u32, b as u32);
+        let mut sq = g.step(1 << a, d);
+        while sq != 0 && sq != 1 << b {
+            if sq & self.captured != 0 {
+                return sq;
+            }
+            sq = g.step(sq, d);
+        }
+        0
+    }
+}
+
+/// A list of moves. Inline room for 64 moves covers nearly every position
+/// (the start positions have 7 and 9); it spills to the heap beyond that. The
+/// worst cases are king-rich 10x10 positions: up to 20 kings x 17 squares = 340
+/// quiet moves, and captures whose count is bounded only by the board.
+pub type MoveList = SmallVec<[Move; 64]>;

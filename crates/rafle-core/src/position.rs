@@ -1,0 +1,212 @@
+//! Positions: three bitboards and the side to move.
+
+use crate::board::{Bits, Geometry};
+use crate::moves::Move;
+use crate::types::Color;
+use crate::variant::{Rules, Variant};
+
+/// A position. Bitboards use the ghost-bit layout of `board`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub white: u64,
+    pub black: u64,
+    /// Which pieces (of either colour) are kings.
+    pub kings: u64,
+    pub side: Color,
+}
+
+/// What stands on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    Man(Color),
+    King(Color),
+}
+
+impl Piece {
+    pub fn color(self) -> Color {
+        match self {
+            Piece::Man(c) | Piece::King(c) => c,
+        }
+    }
+    pub fn is_king(self) -> bool {
+        matches!(self, Piece::King(_))
+    }
+}
+
+impl Position {
+    pub const EMPTY: Position = Position {
+        white: 0,
+        black: 0,
+        kings: 0,
+        side: Color::White,
+    };
+
+    /// The start position of rules `R`.
+    pub fn start_of<R: Rules>() -> Position {
+        let g = R::GEO;
+        Position {
+            white: g.rows_from_bottom(R::START_ROWS),
+            black: g.rows_from_top(R::START_ROWS),
+            kings: 0,
+            side: R::FIRST,
+        }
+    }
+
+    pub fn start(v: Variant) -> Position {
+        crate::with_rules!(v, R => Position::start_of::<R>())
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, c: Color) -> u64 {
+        match c {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    #[inline(always)]
+    pub fn own(&self) -> u64 {
+        self.pieces(self.side)
+    }
+
+    #[inline(always)]
+    pub fn opp(&self) -> u64 {
+        self.pieces(self.side.opponent())
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> u64 {
+        self.white | self.black
+    }
+
+    pub fn men(&self, c: Color) -> u64 {
+        self.pieces(c) & !self.kings
+    }
+
+    pub fn kings_of(&self, c: Color) -> u64 {
+        self.pieces(c) & self.kings
+    }
+
+    /// The piece on 1-based square `s`, if any.
+    pub fn piece_at(&self, g: &Geometry, s: usize) -> Option<Piece> {
+        let b = 1u64 << g.bit_of(s);
+        let king = self.kings & b != 0;
+        let color = if self.white & b != 0 {
+            Color::White
+        } else if self.black & b != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        Some(if king {
+            Piece::King(color)
+        } else {
+            Piece::Man(color)
+        })
+    }
+
+    /// Puts `p` on square `s` (replacing what was there).
+    pub fn set(&mut self, g: &Geometry, s: usize, p: Option<Piece>) {
+        let b = 1u64 << g.bit_of(s);
+        self.white &= !b;
+        self.black &= !b;
+        self.kings &= !b;
+        if let Some(p) = p {
+            match p.color() {
+                Color::White => self.white |= b,
+                Color::Black => self.black |= b,
+            }
+            if p.is_king() {
+                self.kings |= b;
+            }
+        }
+    }
+
+    /// Plays a legal move of the side to move. Captured pieces leave the board,
+    /// a man ending on its crowning row becomes a king, the turn passes.
+    #[inline]
+    pub fn apply(&mut self, g: &Geometry, m: &Move) {
+        let from = 1u64 << m.from;
+        let to = 1u64 << m.to;
+        let was_king = self.kings & from != 0;
+        let side = self.side;
+        let own = match side {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        };
+        // `from == to` happens when a king's capture loop returns home.
+        *own = (*own & !from) | to;
+        match side {
+            Color::White => self.black &= !m.captured,
+            Color::Black => self.white &= !m.captured,
+        }
+        self.kings &= !(m.captured | from);
+        if was_king || to & g.promotion_row(side) != 0 {
+            self.kings |= to;
+        }
+        self.side = side.opponent();
+    }
+
+    /// Zobrist hash of pieces and side to move (for repetition and tables).
+    pub fn hash(&self) -> u64 {
+        let mut h = if self.side == Color::Black {
+            ZOBRIST_SIDE
+        } else {
+            0
+        };
+        for b in Bits(self.white & !self.kings) {
+            h ^= ZOBRIST[0][b as usize];
+        }
+        for b in Bits(self.white & self.kings) {
+            h ^= ZOBRIST[1][b as usize];
+        }
+        for b in Bits(self.black & !self.kings) {
+            h ^= ZOBRIST[2][b as usize];
+        }
+        for b in Bits(self.black & self.kings) {
+            h ^= ZOBRIST[3][b as usize];
+        }
+        h
+    }
+
+    /// Number of (men, kings) of colour `c`.
+    pub fn material(&self, c: Color) -> (u32, u32) {
+        let p = self.pieces(c);
+        (
+            (p & !self.kings).count_ones(),
+            (p & self.kings).count_ones(),
+        )
+    }
+}
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const fn zobrist_tables() -> ([[u64; 64]; 4], u64) {
+    let mut t = [[0u64; 64]; 4];
+    let mut state = 0x5241_464C_455F_5A4Fu64; // "RAFLE_ZO"
+    let mut k = 0;
+    while k < 4 {
+        let mut i = 0;
+        while i < 64 {
+            let (s, v) = splitmix(state);
+            state = s;
+            t[k][i] = v;
+            i += 1;
+        }
+        k += 1;
+    }
+    let (_, side) = splitmix(state);
+    (t, side)
+}
+
+const ZOBRIST_ALL: ([[u64; 64]; 4], u64) = zobrist_tables();
+/// Zobrist keys indexed [white man, white king, black man, black king][bit].
+pub const ZOBRIST: [[u64; 64]; 4] = ZOBRIST_ALL.0;
+/// Zobrist key of "Black to move".
+pub const ZOBRIST_SIDE: u64 = ZOBRIST_ALL.1;
