@@ -1,1 +1,59 @@
-fn main() {}
+//! The `rafle` command line. Each subcommand lives in `cli/<name>.rs`; this
+//! file only parses arguments and turns every error into one line and a
+//! non-zero exit.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(name = "rafle", version, about = "Draughts rule engine, batched environment and self-play trainer")]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the legal-move tree.
+    Perft(cli::perft::PerftArgs),
+    /// List the legal moves of a position, one per line, in path notation.
+    Moves(cli::moves::MovesArgs),
+    /// Print a position as text.
+    Show(cli::show::ShowArgs),
+    /// Measure speeds (perft, environment).
+    Bench(cli::bench::BenchArgs),
+}
+
+fn run(cmd: Command) -> anyhow::Result<()> {
+    match cmd {
+        Command::Perft(a) => cli::perft::run(a),
+        Command::Moves(a) => cli::moves::run(a),
+        Command::Show(a) => cli::show::run(a),
+        Command::Bench(a) => cli::bench::run(a),
+    }
+}
+
+fn main() {
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                let _ = e.print();
+                std::process::exit(if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 });
+            }
+            // One line: clap's first line names the bad argument.
+            let msg = e.to_string();
+            let first = msg.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{first} (see rafle --help)");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = run(args.command) {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,1 @@
+//! rafle-env (being written).

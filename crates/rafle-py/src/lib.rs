@@ -1,0 +1,1 @@
+//! rafle-py (being written).

@@ -1,0 +1,1 @@
+//! rafle-search (being written).

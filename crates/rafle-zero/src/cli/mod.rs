@@ -1,0 +1,22 @@
+//! Subcommands of the `rafle` binary, one module each.
+
+pub mod bench;
+pub mod moves;
+pub mod perft;
+pub mod show;
+
+use rafle_core::{parse_fen, Game, Position, Variant};
+
+/// A variant named on the command line.
+pub fn variant(name: &str) -> anyhow::Result<Variant> {
+    Ok(name.parse::<Variant>()?)
+}
+
+/// The game for `--variant` and an optional `--fen` (start position without).
+pub fn game(variant_name: &str, fen: Option<&str>) -> anyhow::Result<Game> {
+    let v = variant(variant_name)?;
+    Ok(match fen {
+        Some(f) => Game::from_position(v, parse_fen(v, f)?),
+        None => Game::from_position(v, Position::start(v)),
+    })
+}
