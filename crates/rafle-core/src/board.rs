@@ -121,7 +121,11 @@ impl Geometry {
         let k = s - 1;
         let row = k / self.h;
         let i = k % self.h;
-        let col = if row.is_multiple_of(2) { 2 * i + 1 } else { 2 * i };
+        let col = if row.is_multiple_of(2) {
+            2 * i + 1
+        } else {
+            2 * i
+        };
         (row, col)
     }
 

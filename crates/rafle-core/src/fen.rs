@@ -2,6 +2,7 @@
 //! colour's pieces; `K` marks a king; ranges accepted on input).
 
 use crate::error::Error;
+use crate::moves::MAX_JUMPS;
 use crate::position::{Piece, Position};
 use crate::types::Color;
 use crate::variant::Variant;
@@ -32,6 +33,11 @@ fn parse_square(tok: &str, squares: usize) -> Result<usize, Error> {
 }
 
 /// Reads a PDN FEN for variant `v`.
+///
+/// Rejected: unknown colours, squares out of range, two pieces on a square, a
+/// man on its own crowning row, and more than [`MAX_JUMPS`] (20, a full
+/// international side) pieces of one colour, which no game reaches and which
+/// would let a capture sequence outgrow [`crate::Move`]'s path.
 pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
     let g = v.geometry();
     let mut s = fen.trim();
@@ -94,6 +100,12 @@ pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
                 };
                 pos.set(&g, q, Some(p));
             }
+        }
+    }
+    for c in [Color::White, Color::Black] {
+        let n = pos.pieces(c).count_ones() as usize;
+        if n > MAX_JUMPS {
+            return Err(Error::Fen(format!("{n} {c} pieces (at most {MAX_JUMPS})")));
         }
     }
     Ok(pos)

@@ -2,8 +2,9 @@
 //!
 //! Bitboard positions ([`Position`]), one rules description per variant
 //! ([`variant`]), a move generator generic over it ([`movegen`]), PDN FEN and
-//! move notation ([`fen`], [`notation`]), games with draw rules ([`Game`]) and
-//! perft ([`perft`]). Rules follow `shared/RULES.md`.
+//! move notation ([`fen`], [`notation`]), games with draw rules ([`Game`]),
+//! perft ([`perft`]) and an SVG picture of the board ([`svg`]). Rules follow
+//! `shared/RULES.md`.
 
 pub mod board;
 pub mod error;
@@ -15,6 +16,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rng;
+pub mod svg;
 pub mod types;
 pub mod variant;
 
@@ -24,5 +26,6 @@ pub use fen::{parse_fen, to_fen};
 pub use game::{Counters, EndReason, Game, Outcome};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use position::{Piece, Position};
+pub use svg::{board_svg, SvgOptions};
 pub use types::Color;
 pub use variant::{Checkers, English, International, KingKind, Rules, Thai, Variant};

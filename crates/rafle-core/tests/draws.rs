@@ -1,0 +1,286 @@
+//! Draw rules of RULES.md, each checked to fire exactly at its limit and not
+//! one ply before, plus the Thai one-king-each rule.
+//!
+//! Long quiet sequences are found by a small depth-first search over real
+//! games (`Game::play` / `Game::undo`) that only plays king moves, never lets
+//! a position repeat and never lets a capture arise, so that exactly one draw
+//! rule is in play.
+
+use rafle_core::rng::Rng;
+use rafle_core::{
+    game::outcome_of, movegen, Color, Counters, EndReason, Game, Move, Position, Variant,
+};
+use std::collections::HashSet;
+
+use Variant::{Checkers as C, English as E, International as I, Thai as T};
+
+/// Extends `game` by quiet moves until it has `target` plies. The first
+/// `men_first` plies are man moves, the rest king moves; every position is
+/// new, and every position before the last is not over. Returns false if the
+/// node budget runs out.
+fn extend(
+    game: &mut Game,
+    target: usize,
+    men_first: usize,
+    seen: &mut HashSet<u64>,
+    rng: &mut Rng,
+    budget: &mut u32,
+) -> bool {
+    if game.ply() == target {
+        return true;
+    }
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let mut moves: Vec<Move> = game.legal_moves().to_vec();
+    for i in (1..moves.len()).rev() {
+        moves.swap(i, rng.below(i + 1));
+    }
+    let want_man = game.ply() < men_first;
+    for m in moves {
+        let is_king = game.position().kings & (1u64 << m.from) != 0;
+        if m.is_capture() || is_king == want_man {
+            continue;
+        }
+        game.play(&m).unwrap();
+        let h = game.position().hash();
+        let last = game.ply() == target;
+        let ok = !seen.contains(&h)
+            && !game.legal_moves().is_empty()
+            && !game.legal_moves()[0].is_capture()
+            && (last || game.outcome().is_none());
+        if ok {
+            seen.insert(h);
+            if extend(game, target, men_first, seen, rng, budget) {
+                return true;
+            }
+            seen.remove(&h);
+        }
+        game.undo().unwrap();
+    }
+    false
+}
+
+/// A game from `fen` extended to `plies` plies (see `extend`).
+fn quiet_game(v: Variant, fen: &str, plies: usize, men_first: usize, seed: u64) -> Game {
+    let mut g = Game::from_fen(v, fen).unwrap();
+    let mut seen = HashSet::from([g.position().hash()]);
+    let mut rng = Rng::new(seed);
+    let mut budget = 200_000;
+    assert!(
+        extend(&mut g, plies, men_first, &mut seen, &mut rng, &mut budget),
+        "{v} {fen}: no quiet line of {plies} plies found"
+    );
+    g
+}
+
+/// Asserts that the game is not over after `limit - 1` plies and is drawn for
+/// `reason` after `limit`, by undoing the last move.
+fn assert_fires_at(mut g: Game, limit: usize, reason: EndReason, what: &str) {
+    assert_eq!(g.ply(), limit, "{what}");
+    let o = g.outcome();
+    assert_eq!(
+        o.map(|o| (o.winner, o.reason)),
+        Some((None, reason)),
+        "{what}: at ply {limit} ({})",
+        g.fen()
+    );
+    assert!(
+        g.play_str("1-5").is_err(),
+        "{what}: a finished game takes no move"
+    );
+    g.undo().unwrap();
+    assert_eq!(g.outcome(), None, "{what}: one ply before ({})", g.fen());
+}
+
+#[test]
+fn no_progress_limits() {
+    // (variant, FEN with a movable white man, kings each side, limit in plies)
+    for (v, fen, limit) in [
+        (T, "W:W27,K29,K32:B6,K1,K4", 100),
+        (E, "W:W27,K29,K32:B6,K1,K4", 80),
+        (C, "W:W27,K29,K32:B6,K1,K4", 80),
+        // International: 25 moves each with only kings moving, no capture.
+        (I, "W:W38,K46,K50:B13,K1,K5", 50),
+    ] {
+        // Ply 1 is a man move: the count starts after it.
+        let g = quiet_game(v, fen, limit + 1, 1, 7);
+        assert_eq!(g.counters().reversible as usize, limit, "{v}");
+        assert_fires_at(
+            g,
+            limit + 1,
+            EndReason::NoProgress,
+            &format!("{v} no progress"),
+        );
+    }
+}
+
+#[test]
+fn threefold_repetition() {
+    // Two kings shuffle; the start position occurs for the third time at ply 8.
+    for (v, fen, shuffle) in [
+        (T, "W:W29,K32:B4,K1", ["32-28", "1-5", "28-32", "5-1"]),
+        (E, "W:W29,K32:B4,K1", ["32-28", "1-5", "28-32", "5-1"]),
+        (C, "W:W29,K32:B4,K1", ["32-28", "1-5", "28-32", "5-1"]),
+        (I, "W:W46,K50:B5,K1", ["50-45", "1-6", "45-50", "6-1"]),
+    ] {
+        let mut g = Game::from_fen(v, fen).unwrap();
+        for ply in 1..=8 {
+            assert_eq!(g.outcome(), None, "{v} before ply {ply}");
+            g.play_str(shuffle[(ply - 1) % 4]).unwrap();
+        }
+        assert_eq!(g.fen(), Game::from_fen(v, fen).unwrap().fen());
+        assert_fires_at(g, 8, EndReason::Repetition, &format!("{v} repetition"));
+    }
+}
+
+#[test]
+fn repetition_needs_the_same_side_to_move() {
+    // Same pieces, other side to move: not the same position.
+    let mut g = Game::from_fen(T, "W:W29,K32:B4,K1").unwrap();
+    let a = g.position().hash();
+    g.play_str("32-28").unwrap();
+    let mut p = *g.position();
+    p.side = Color::White;
+    assert_ne!(p.hash(), g.position().hash());
+    assert_ne!(a, g.position().hash());
+}
+
+#[test]
+fn international_lone_king_rules() {
+    // Lone king against three kings: 16 moves each (32 plies).
+    let g = quiet_game(I, "W:WK46:BK1,K2,K3", 32, 0, 11);
+    assert_eq!(g.counters().lone_king_limit, 32);
+    assert_fires_at(g, 32, EndReason::LoneKing, "16-move rule");
+    // Lone king against a king and a man: 5 moves each (10 plies).
+    let g = quiet_game(I, "W:WK46:BK1,K2", 10, 0, 12);
+    assert_fires_at(g, 10, EndReason::LoneKing, "5-move rule, two kings");
+    let g = quiet_game(I, "W:WK46:BK1,3", 10, 0, 13);
+    assert_fires_at(g, 10, EndReason::LoneKing, "5-move rule, king and man");
+    // Lone king against a lone king.
+    let g = quiet_game(I, "W:WK46:BK1", 10, 0, 14);
+    assert_fires_at(g, 10, EndReason::LoneKing, "5-move rule, king against king");
+    // Lone king against three pieces without a king: no rule.
+    let g = Game::from_fen(I, "W:WK46:B1,2,3").unwrap();
+    assert_eq!(rafle_core::game::lone_king_limit(g.position()), 0);
+    assert_eq!(g.counters().lone_king_limit, 0);
+}
+
+#[test]
+fn lone_king_count_starts_when_the_material_is_reached() {
+    // Lone king against four pieces: no rule until 46x5 takes 28; then 32 plies.
+    let mut g = Game::from_fen(I, "W:WK46:BK1,K2,K3,28").unwrap();
+    assert_eq!(g.counters().lone_king_limit, 0);
+    g.play_str("46x5").unwrap();
+    assert_eq!(
+        (g.counters().lone_king, g.counters().lone_king_limit),
+        (0, 32)
+    );
+    let fen = g.fen();
+    let mut seen = HashSet::from([g.position().hash()]);
+    let mut budget = 200_000;
+    let ok = extend(&mut g, 33, 0, &mut seen, &mut Rng::new(21), &mut budget);
+    assert!(ok, "no quiet line from {fen}");
+    assert_fires_at(g, 33, EndReason::LoneKing, "16-move rule after a capture");
+}
+
+#[test]
+fn lone_king_class_change_restarts_the_count() {
+    // Three pieces -> two by a capture: the 5-move count starts again at 0.
+    let before = rafle_core::parse_fen(I, "B:WK46:BK1,K2,K3").unwrap();
+    let c = Counters {
+        reversible: 20,
+        lone_king: 20,
+        lone_king_limit: 32,
+    };
+    // White to move in a lone-king-vs-three position, then a capture to two.
+    let mut g = Game::from_fen(I, "W:WK28:BK1,K2,33").unwrap();
+    g.play_str("28x39").unwrap();
+    assert_eq!(
+        (g.counters().lone_king, g.counters().lone_king_limit),
+        (0, 10)
+    );
+    // A quiet king move in the same class counts one more.
+    let mut after = before;
+    let m = *Game::from_position(I, before)
+        .legal_moves()
+        .iter()
+        .find(|m| m.from_square(&I.geometry()) == 1)
+        .unwrap();
+    after.apply(&I.geometry(), &m);
+    let n = c.next::<rafle_core::International>(&before, &m, &after);
+    assert_eq!((n.reversible, n.lone_king, n.lone_king_limit), (21, 21, 32));
+}
+
+#[test]
+fn thai_one_king_each() {
+    // One king each, no capture for the mover: drawn at once.
+    let g = Game::from_fen(T, "W:WK29:BK4").unwrap();
+    assert_eq!(
+        g.outcome().map(|o| (o.winner, o.reason)),
+        Some((None, EndReason::OneKingEach))
+    );
+    // The mover has a capture: no draw (and capturing wins).
+    let mut g = Game::from_fen(T, "B:WK18:BK4").unwrap();
+    assert_eq!(g.outcome(), None);
+    assert_eq!(g.legal_moves().len(), 1);
+    g.play_str("4x22").unwrap();
+    assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Color::Black)));
+    // Reached by a capture that leaves the other side a capture: no draw.
+    let mut g = Game::from_fen(T, "W:WK29:BK4,K22").unwrap();
+    g.play_str("29x18").unwrap();
+    assert_eq!(g.fen(), "B:WK18:BK4");
+    assert_eq!(g.outcome(), None);
+    // Reached by a capture that leaves no capture: drawn.
+    let mut g = Game::from_fen(T, "W:WK29:BK1,K22").unwrap();
+    g.play_str("29x18").unwrap();
+    assert_eq!(g.outcome().map(|o| o.reason), Some(EndReason::OneKingEach));
+    // A king and a man against a king: no draw.
+    assert_eq!(Game::from_fen(T, "W:WK29,28:BK4").unwrap().outcome(), None);
+    // The rule is Thai only.
+    for v in [E, C] {
+        assert_eq!(
+            Game::from_fen(v, "W:WK29:BK4").unwrap().outcome(),
+            None,
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn outcome_of_checks_each_limit_directly() {
+    // The function used by callers that keep their own counters.
+    let pos = Position::start(T);
+    let n = movegen::count::<rafle_core::Thai>(&pos);
+    let at = |reversible: u16, occ: usize| {
+        outcome_of::<rafle_core::Thai>(
+            &pos,
+            n,
+            &Counters {
+                reversible,
+                ..Counters::default()
+            },
+            occ,
+        )
+        .map(|o| o.reason)
+    };
+    assert_eq!(at(99, 2), None);
+    assert_eq!(at(100, 1), Some(EndReason::NoProgress));
+    assert_eq!(at(0, 3), Some(EndReason::Repetition));
+    // No legal move comes before every draw rule.
+    let o = outcome_of::<rafle_core::Thai>(
+        &pos,
+        0,
+        &Counters {
+            reversible: 500,
+            ..Counters::default()
+        },
+        3,
+    )
+    .unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::White), EndReason::NoLegalMove)
+    );
+}

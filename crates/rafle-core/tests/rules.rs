@@ -1,0 +1,536 @@
+//! One test position per rule of `shared/RULES.md`, in every variant the rule
+//! touches, as data: (variants, FEN, expected legal moves, rule cited).
+//!
+//! An expected move is written either as a full path (`29x18x8`; alternatives
+//! for one deduplicated move separated by `|`), or, where RULES.md names a
+//! move by its end points, as `from x to [captured squares]`, which matches
+//! any path with that identity. The engine's list must match the expected
+//! list one to one, so a duplicate or a missing move fails.
+
+use rafle_core::{Color, EndReason, Game, Geometry, Piece, Variant};
+use std::collections::BTreeSet;
+
+use Variant::{Checkers as C, English as E, International as I, Thai as T};
+
+struct Case {
+    variants: &'static [Variant],
+    fen: &'static str,
+    moves: &'static [&'static str],
+    rule: &'static str,
+}
+
+const fn case(
+    variants: &'static [Variant],
+    fen: &'static str,
+    moves: &'static [&'static str],
+    rule: &'static str,
+) -> Case {
+    Case {
+        variants,
+        fen,
+        moves,
+        rule,
+    }
+}
+
+const CASES: &[Case] = &[
+    // --- Start positions and the side that moves first.
+    case(
+        &[T],
+        "B:W25-32:B1-8",
+        &["5-9", "6-9", "6-10", "7-10", "7-11", "8-11", "8-12"],
+        "thai: men on the first two rows; men move one square diagonally forward",
+    ),
+    case(
+        &[E, C],
+        "B:W21-32:B1-12",
+        &["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"],
+        "english/checkers: Black on 1-12; men move one square forward",
+    ),
+    case(
+        &[I],
+        "W:W31-50:B1-20",
+        &[
+            "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30",
+        ],
+        "international: White on 31-50; men move one square forward",
+    ),
+    // --- Mandatory capture.
+    case(
+        &[T, E, C],
+        "W:W27,29:B23",
+        &["27x18"],
+        "capturing is mandatory (29-25 is not allowed)",
+    ),
+    case(
+        &[I],
+        "W:W33,46:B28",
+        &["33x22"],
+        "capturing is mandatory (46-41 is not allowed)",
+    ),
+    // --- Men: direction of capture.
+    case(
+        &[T, E, C],
+        "W:W18:B22,23",
+        &["18-14", "18-15"],
+        "men capture forward only: no backward capture over 22 or 23",
+    ),
+    case(
+        &[T, E, C],
+        "B:W11,19:B15",
+        &["15x24"],
+        "black men capture forward (down) only: not backward over 11",
+    ),
+    case(
+        &[I],
+        "W:W28:B33",
+        &["28x39"],
+        "international men capture backward",
+    ),
+    case(
+        &[I],
+        "B:W18:B23",
+        &["23x12"],
+        "international men capture backward (black)",
+    ),
+    // --- A sequence must be played to its end; free choice vs majority.
+    case(
+        &[T, C],
+        "W:W26:B14,22,23",
+        &["26x17x10", "26x19"],
+        "free choice among sequences (thai: no majority rule; checkers: WITHOUT the majority rule); 26x17 alone is not a move",
+    ),
+    case(
+        &[E],
+        "W:W26:B14,22,23",
+        &["26x17x10"],
+        "english majority rule: the sequence taking the most pieces",
+    ),
+    case(
+        &[T, C],
+        "W:W25,32:B14,22,27",
+        &["25x18x9", "32x23"],
+        "free choice between pieces",
+    ),
+    case(
+        &[E],
+        "W:W25,32:B14,22,27",
+        &["25x18x9"],
+        "english majority rule across pieces",
+    ),
+    // --- Crowning.
+    case(
+        &[T, E, C],
+        "W:W11:B6,7",
+        &["11x2"],
+        "a man reaching the far row during a capture stops there and is crowned (no 11x2x9 as a king)",
+    ),
+    case(
+        &[I],
+        "W:W12:B7",
+        &["12x1"],
+        "international: a man ending its capture on the far row",
+    ),
+    // --- Kings: moving.
+    case(
+        &[T],
+        "W:WK18:B1",
+        &[
+            "18-14", "18-9", "18-5", "18-15", "18-11", "18-8", "18-4", "18-22", "18-25", "18-29",
+            "18-23", "18-27", "18-32",
+        ],
+        "thai kings fly: any number of empty squares along a diagonal",
+    ),
+    case(
+        &[E, C],
+        "W:WK18:B1",
+        &["18-14", "18-15", "18-22", "18-23"],
+        "english/checkers kings move ONE square, forward or backward",
+    ),
+    case(
+        &[I],
+        "W:WK28:B1",
+        &[
+            "28-22", "28-17", "28-11", "28-6", "28-23", "28-19", "28-14", "28-10", "28-5", "28-32",
+            "28-37", "28-41", "28-46", "28-33", "28-39", "28-44", "28-50",
+        ],
+        "international kings fly",
+    ),
+    // --- Kings: capturing.
+    case(
+        &[T],
+        "W:WK29:B22",
+        &["29x18"],
+        "thai king must land on the square right behind the captured piece",
+    ),
+    case(
+        &[E, C],
+        "W:WK29:B22",
+        &["29-25"],
+        "short king: a piece two squares away is not capturable",
+    ),
+    case(
+        &[T],
+        "W:WK29:B11,22",
+        &["29x18x8"],
+        "thai king lands right behind, then goes on along the same diagonal",
+    ),
+    case(
+        &[T],
+        "W:WK29:B18,22",
+        &["29-25"],
+        "two pieces in a row cannot be captured (no empty square right behind)",
+    ),
+    case(
+        &[I],
+        "W:WK46:B37",
+        &[
+            "46x32", "46x28", "46x23", "46x19", "46x14", "46x10", "46x5",
+        ],
+        "international king may land on ANY empty square beyond",
+    ),
+    case(
+        &[I],
+        "W:WK46:B32,37",
+        &["46-41"],
+        "two pieces in a row cannot be captured",
+    ),
+    case(
+        &[E, C],
+        "W:WK18:B14,22",
+        &["18x9", "18x25"],
+        "short kings capture forward and backward",
+    ),
+    // --- Captured pieces stay until the end; the start square is empty.
+    case(
+        &[T],
+        "W:WK22:B9,10,18,26",
+        &["22x15x6x13x31", "22x31"],
+        "start square counts as empty (13x31 passes over 22); thai free choice between a long and a short sequence",
+    ),
+    case(
+        &[C],
+        "W:WK22:B9,10,18,26",
+        &["22x15x6x13", "22x31"],
+        "checkers free choice; short king stops at 13",
+    ),
+    case(
+        &[E],
+        "W:WK22:B9,10,18,26",
+        &["22x15x6x13"],
+        "english majority rule with a short king",
+    ),
+    case(
+        &[T],
+        "W:WK18:B9,16,17,23",
+        &["18x5", "18x27"],
+        "captured pieces stay as obstacles: from 5 the king may not pass 9 again (no 18x5x27), nor from 27 pass 23 (no 18x27x5)",
+    ),
+    case(
+        &[E, C],
+        "W:WK18:B9,16,17,23",
+        &["18x27"],
+        "short king: only the adjacent piece",
+    ),
+    case(
+        &[I],
+        "W:WK14:B9,20,21,24",
+        &["14x3x26"],
+        "Turkish strike: after 14x25 the captured 20 blocks the way back (no 14x25x3x26)",
+    ),
+    // --- Duplicate paths: one move.
+    case(
+        &[T, E, C],
+        "W:WK22:B9,10,17,18",
+        &["22x15x6x13x22|22x13x6x15x22"],
+        "two paths with the same (from, to, captured) are ONE move; the king returns to its start square",
+    ),
+    case(
+        &[I],
+        "W:W28:B12,13,22,23",
+        &["28x19x8x17x28|28x17x8x19x28"],
+        "duplicate paths counted once; a man returns to its (empty) start square capturing backward",
+    ),
+    // --- FMJD reference positions (RULES.md table, kept in the dctl test suite).
+    case(
+        &[I],
+        "W:WK47:B9,12,33",
+        &["47x17 [9,12,33]", "47x21 [9,12,33]", "47x26 [9,12,33]"],
+        "FMJD: king landing choices at the end",
+    ),
+    case(
+        &[I],
+        "W:WK41,49:B9,10,12,19,38",
+        &["41x43 [9,12,19,38]"],
+        "FMJD: majority rule",
+    ),
+    case(
+        &[I],
+        "W:W48:B24,K31,34,K42,43",
+        &["48x19 [24,34,43]"],
+        "FMJD: majority counts pieces, not kings",
+    ),
+    case(
+        &[I],
+        "B:W27,28,38,39,42:BK25",
+        &["25x33 [27,28,39,42]"],
+        "FMJD: captured pieces stay until the end",
+    ),
+    case(
+        &[I],
+        "W:WK48:B7,8,31,34,K42,44",
+        &["48x50 [7,8,34,44]"],
+        "FMJD reference position",
+    ),
+    case(
+        &[I],
+        "W:W26:B12,K21,31,32",
+        &["26x17x8", "26x37x28"],
+        "FMJD: two captures of two, free choice",
+    ),
+    case(
+        &[I],
+        "W:W15:B9,10",
+        &["15x4x13"],
+        "FMJD: a man passing the far row stays a man",
+    ),
+    case(
+        &[I],
+        "W:WK1:B7,9,17,19,20,30,31,33,43,44",
+        &["1x15 [7,9,17,19,20,30,31,33,43,44]"],
+        "FMJD: long king capture",
+    ),
+    case(
+        &[I],
+        "W:W35:B30,K40",
+        &["35x24", "35x44"],
+        "FMJD: men capture backward",
+    ),
+    // --- No legal move.
+    case(
+        &[T, E, C],
+        "W:W29:B22,25",
+        &[],
+        "every piece blocked: no legal move",
+    ),
+    case(&[I], "W:W46:B37,41", &[], "every piece blocked: no legal move"),
+    case(&[T, E, C, I], "W:W:B1", &[], "no pieces left: no legal move"),
+];
+
+/// (from, to, captured squares) of `path` walked on the board of `game`:
+/// each segment must be diagonal and jump exactly one enemy piece.
+fn walk(game: &Game, path: &[usize]) -> (usize, usize, BTreeSet<usize>) {
+    let g = game.geometry();
+    let pos = game.position();
+    let mut captured = BTreeSet::new();
+    for w in path.windows(2) {
+        let ((r0, c0), (r1, c1)) = (g.row_col(w[0]), g.row_col(w[1]));
+        assert_eq!(r0.abs_diff(r1), c0.abs_diff(c1), "{path:?}: not diagonal");
+        let n = r0.abs_diff(r1);
+        let mut on_way = Vec::new();
+        for k in 1..n {
+            let r = if r1 > r0 { r0 + k } else { r0 - k };
+            let c = if c1 > c0 { c0 + k } else { c0 - k };
+            let s = g.square_at(r, c).unwrap();
+            // The moving piece has left its start square.
+            if let Some(p) = pos.piece_at(&g, s).filter(|_| s != path[0]) {
+                on_way.push((s, p));
+            }
+        }
+        match on_way.as_slice() {
+            [(s, p)] if p.color() != pos.side => {
+                assert!(captured.insert(*s), "{path:?}: {s} jumped twice");
+            }
+            _ => panic!("{path:?}: segment {w:?} does not jump one enemy piece"),
+        }
+    }
+    (path[0], *path.last().unwrap(), captured)
+}
+
+fn squares(text: &str) -> Vec<usize> {
+    text.split(['x', '-', ','])
+        .map(|t| t.trim().parse().unwrap())
+        .collect()
+}
+
+/// Does the engine's move (full path `got`) satisfy the spec `want`?
+fn matches(game: &Game, want: &str, got: &str) -> bool {
+    if let Some((ends, caps)) = want.split_once(" [") {
+        let e = squares(ends);
+        let caps: BTreeSet<usize> = squares(caps.trim_end_matches(']')).into_iter().collect();
+        let (f, t, c) = walk(game, &squares(got));
+        return got.contains('x') && (f, t) == (e[0], e[1]) && c == caps;
+    }
+    want.split('|').any(|alt| alt == got)
+}
+
+#[test]
+fn every_rule_has_its_position() {
+    let mut failures = Vec::new();
+    for c in CASES {
+        for &v in c.variants {
+            let game = Game::from_fen(v, c.fen).unwrap_or_else(|e| panic!("{v} {}: {e}", c.fen));
+            let got: Vec<String> = game
+                .legal_moves()
+                .iter()
+                .map(|m| game.move_string(m))
+                .collect();
+            // Every printed path must walk to the move's own captured set.
+            for (m, s) in game.legal_moves().iter().zip(&got) {
+                if m.is_capture() {
+                    let (_, _, caps) = walk(&game, &squares(s));
+                    let g: Geometry = game.geometry();
+                    assert_eq!(caps, m.captured_squares(&g).into_iter().collect(), "{s}");
+                }
+            }
+            let mut unmatched: Vec<&str> = c.moves.to_vec();
+            let mut extra = Vec::new();
+            for s in &got {
+                match unmatched.iter().position(|w| matches(&game, w, s)) {
+                    Some(i) => {
+                        unmatched.remove(i);
+                    }
+                    None => extra.push(s.clone()),
+                }
+            }
+            if !unmatched.is_empty() || !extra.is_empty() {
+                failures.push(format!(
+                    "{v} {}: missing {unmatched:?}, unexpected {extra:?} (rule: {})",
+                    c.fen, c.rule
+                ));
+            }
+            // The bulk count of perft agrees with the list.
+            assert_eq!(game.perft(1) as usize, got.len(), "{v} {}", c.fen);
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn start_positions_and_first_player() {
+    for (v, first, fen) in [
+        (
+            T,
+            Color::Black,
+            "B:W25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8",
+        ),
+        (
+            E,
+            Color::Black,
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        ),
+        (
+            C,
+            Color::Black,
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        ),
+        (
+            I,
+            Color::White,
+            "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50\
+             :B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20",
+        ),
+    ] {
+        let g = Game::new(v);
+        assert_eq!(g.turn(), first, "{v}");
+        assert_eq!(v.first_player(), first, "{v}");
+        assert_eq!(g.fen(), fen, "{v}");
+        assert!(g.outcome().is_none());
+    }
+}
+
+/// Plays `mv` on `fen` and checks the resulting FEN.
+fn after(v: Variant, fen: &str, mv: &str) -> Game {
+    let mut g = Game::from_fen(v, fen).unwrap();
+    g.play_str(mv)
+        .unwrap_or_else(|e| panic!("{v} {fen} {mv}: {e}"));
+    g
+}
+
+#[test]
+fn crowning_and_applying_moves() {
+    // Crowned at the far row mid-capture; the move ends and 6 stays.
+    for v in [T, E, C] {
+        let g = after(v, "W:W11:B6,7", "11x2");
+        assert_eq!(g.fen(), "B:WK2:B6", "{v}");
+    }
+    // International: passing the far row leaves a man; ending there crowns.
+    assert_eq!(after(I, "W:W15:B9,10", "15x4x13").fen(), "B:W13:B");
+    assert_eq!(after(I, "W:W12:B7", "12x1").fen(), "B:WK1:B");
+    // Quiet moves onto the far row crown, for both colours.
+    for v in [T, E, C] {
+        assert_eq!(after(v, "W:W5:B28", "5-1").fen(), "B:WK1:B28", "{v}");
+        assert_eq!(after(v, "B:W29:B28", "28-32").fen(), "W:W29:BK32", "{v}");
+    }
+    assert_eq!(after(I, "B:W46:B45", "45-50").fen(), "W:W46:BK50");
+    // A king stays a king; captured pieces leave only at the end.
+    assert_eq!(
+        after(T, "W:WK22:B9,10,18,26", "22x15x6x13x31").fen(),
+        "B:WK31:B"
+    );
+    // A loop back to the start square: the king stays there, all four go.
+    for v in [T, E, C] {
+        let g = after(v, "W:WK22:B9,10,17,18", "22x13x6x15x22");
+        assert_eq!(g.fen(), "B:WK22:B", "{v}");
+        assert_eq!(
+            g.position().piece_at(&g.geometry(), 22),
+            Some(Piece::King(Color::White))
+        );
+    }
+    assert_eq!(
+        after(I, "W:W28:B12,13,22,23", "28x19x8x17x28").fen(),
+        "B:W28:B"
+    );
+    // The other path of the same move names the same move.
+    assert_eq!(
+        after(I, "W:W28:B12,13,22,23", "28x17x8x19x28").fen(),
+        "B:W28:B"
+    );
+}
+
+#[test]
+fn no_legal_move_loses() {
+    for (v, fen, loser) in [
+        (T, "W:W29:B22,25", Color::White),
+        (E, "W:W29:B22,25", Color::White),
+        (C, "W:W29:B22,25", Color::White),
+        (I, "W:W46:B37,41", Color::White),
+        (T, "W:W:B1", Color::White),
+        (I, "W:W:B1", Color::White),
+        (E, "B:W29:B", Color::Black),
+        (C, "B:W23,27,28:BK32", Color::Black),
+        (I, "B:W46:B", Color::Black),
+    ] {
+        let mut g = Game::from_fen(v, fen).unwrap();
+        let o = g.outcome().unwrap_or_else(|| panic!("{v} {fen}: not over"));
+        assert_eq!(o.winner, Some(loser.opponent()), "{v} {fen}");
+        assert_eq!(o.reason, EndReason::NoLegalMove, "{v} {fen}");
+        assert!(g.legal_moves().is_empty());
+        assert!(g.play_str("1-5").is_err());
+    }
+}
+
+#[test]
+fn half_turn_maps_square_s_to_n_n_half_plus_one_minus_s() {
+    use rafle_core::Dir;
+    for v in [T, I] {
+        let g = v.geometry();
+        let last = g.squares;
+        assert_eq!((g.rotate_square(1), g.rotate_square(last)), (last, 1));
+        for s in 1..=last {
+            let r = g.rotate_square(s);
+            let ((r0, c0), (r1, c1)) = (g.row_col(s), g.row_col(r));
+            assert_eq!((r0 + r1, c0 + c1), (g.n - 1, g.n - 1), "{v} {s}");
+            // A step seen from the other side is the rotated step.
+            for d in Dir::ALL {
+                let here = g.step(1 << g.bit_of(s), d);
+                let there = g.step(1 << g.bit_of(r), d.rotated());
+                assert_eq!(here == 0, there == 0, "{v} {s} {d:?}");
+                if here != 0 {
+                    let a = g.square_of(here.trailing_zeros());
+                    assert_eq!(g.rotate_square(a), g.square_of(there.trailing_zeros()));
+                }
+            }
+        }
+    }
+}

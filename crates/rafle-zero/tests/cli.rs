@@ -1,0 +1,199 @@
+//! The `rafle perft`, `rafle moves` and `rafle show` commands, run as the
+//! built binary: their outputs on a few positions, and bad input giving one
+//! line on stderr and a non-zero exit, never a panic.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+/// (exit code, stdout, stderr) of `rafle args...`.
+fn rafle(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .args(args)
+        .output()
+        .expect("run rafle");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = rafle(args);
+    assert_eq!(code, 0, "{args:?}: stderr {err}");
+    assert!(err.is_empty(), "{args:?}: stderr {err}");
+    out
+}
+
+#[test]
+fn perft_counts() {
+    for (args, want) in [
+        (
+            &["perft", "--variant", "checkers", "--depth", "4"][..],
+            "1469",
+        ),
+        (&["perft", "--variant", "thai", "--depth", "4"][..], "3136"),
+        (
+            &["perft", "--variant", "english", "--depth", "6"][..],
+            "36473",
+        ),
+        (
+            &["perft", "--variant", "international", "--depth", "3"][..],
+            "658",
+        ),
+        (
+            &["perft", "--variant", "international", "--depth", "0"][..],
+            "1",
+        ),
+        (
+            &[
+                "perft",
+                "--variant",
+                "international",
+                "--fen",
+                "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+                "--depth",
+                "5",
+            ][..],
+            "215",
+        ),
+    ] {
+        assert_eq!(ok(args).trim(), want, "{args:?}");
+    }
+}
+
+#[test]
+fn perft_divide_sums_to_the_total() {
+    let out = ok(&[
+        "perft",
+        "--variant",
+        "international",
+        "--depth",
+        "2",
+        "--divide",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 10, "{out}"); // 9 root moves and the total
+    let parts: u64 = lines[..9]
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(parts, 81);
+    assert_eq!(lines[9], "81");
+}
+
+fn move_set(out: &str) -> BTreeSet<&str> {
+    out.lines().collect()
+}
+
+#[test]
+fn moves_lists_legal_moves_in_path_notation() {
+    for (variant, fen, want) in [
+        (
+            "international",
+            "W:W26:B12,K21,31,32",
+            &["26x17x8", "26x37x28"][..],
+        ),
+        ("international", "W:W15:B9,10", &["15x4x13"][..]),
+        ("thai", "W:WK29:B11,22", &["29x18x8"][..]),
+        ("english", "W:W26:B14,22,23", &["26x17x10"][..]),
+        ("checkers", "W:W26:B14,22,23", &["26x17x10", "26x19"][..]),
+        ("thai", "W:W29:B22,25", &[][..]),
+    ] {
+        let out = ok(&["moves", "--variant", variant, "--fen", fen]);
+        assert_eq!(
+            move_set(&out),
+            want.iter().copied().collect(),
+            "{variant} {fen}"
+        );
+        assert_eq!(
+            out.lines().count(),
+            want.len(),
+            "{variant} {fen}: duplicates"
+        );
+    }
+    // The start position when no FEN is given.
+    let out = ok(&["moves", "--variant", "thai"]);
+    let want = ["5-9", "6-9", "6-10", "7-10", "7-11", "8-11", "8-12"];
+    assert_eq!(move_set(&out), want.into_iter().collect());
+}
+
+#[test]
+fn show_prints_the_board() {
+    let out = ok(&["show", "--variant", "english", "--fen", "W:WK1,30:B5"]);
+    let lines: Vec<&str> = out.lines().collect();
+    // Eight rows, the file letters, the side to move with the FEN.
+    assert_eq!(lines.len(), 10, "{out}");
+    assert!(
+        lines[0].starts_with(" 8") && lines[0].contains('W'),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(" 7") && lines[1].contains('b'),
+        "{out}"
+    );
+    assert!(
+        lines[7].starts_with(" 1") && lines[7].contains('w'),
+        "{out}"
+    );
+    assert_eq!(lines[8].split_whitespace().collect::<String>(), "abcdefgh");
+    assert_eq!(lines[9], "white to move; FEN W:WK1,30:B5");
+    // Piece counts of the start position.
+    let out = ok(&["show", "--variant", "international"]);
+    let board: String = out.lines().take(10).collect();
+    assert_eq!(board.matches('w').count(), 20, "{out}");
+    assert_eq!(board.matches('b').count(), 20, "{out}");
+    // A finished game says so.
+    let out = ok(&["show", "--variant", "thai", "--fen", "W:W:B1"]);
+    assert!(
+        out.contains("game over: black wins (no legal move)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_gives_one_line_and_a_non_zero_exit() {
+    for args in [
+        &["perft", "--variant", "chess", "--depth", "2"][..],
+        &[
+            "perft",
+            "--variant",
+            "thai",
+            "--fen",
+            "W:W33:B1",
+            "--depth",
+            "2",
+        ][..],
+        &[
+            "perft",
+            "--variant",
+            "thai",
+            "--fen",
+            "garbage",
+            "--depth",
+            "2",
+        ][..],
+        &["perft", "--variant", "thai", "--fen", "", "--depth", "2"][..],
+        &["perft", "--variant", "thai", "--depth", "abc"][..],
+        &["perft", "--variant", "thai", "--depth", "-1"][..],
+        &["perft", "--variant", "thai", "--depth", "99"][..],
+        &["perft", "--variant", "thai"][..],
+        &["perft", "--depth", "2"][..],
+        &["moves"][..],
+        &["moves", "--variant", "international", "--fen", "W:W20:B20"][..],
+        &["moves", "--variant", "english", "--fen", "W:W1:B9"][..],
+        &["moves", "--variant", "english", "--fen", "Q:W21:B9"][..],
+        &["moves", "--variant", "nope", "--fen", "W:W21:B9"][..],
+        &["moves", "--fen", "W:W21:B9"][..],
+        &["show", "--variant", "international", "--fen", "W:W51:B1"][..],
+        &["show", "--variant", ""][..],
+        &["show"][..],
+        &["perft", "--variant", "thai", "--depth", "2", "--bogus"][..],
+    ] {
+        let (code, out, err) = rafle(args);
+        assert_ne!(code, 0, "{args:?}: exit 0 (stdout {out})");
+        assert_eq!(err.lines().count(), 1, "{args:?}: stderr {err:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: stdout {out:?}");
+    }
+}
