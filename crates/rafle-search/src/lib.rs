@@ -1,1 +1,57 @@
-//! rafle-search (being written).
+//! rafle-search: players that need no network, and the arena that pits any
+//! two players against each other.
+//!
+//! Every player implements [`Player`]; the arena builds a fresh one per game
+//! through a [`PlayerFactory`], so parallel games never share state. Players
+//! are named by spec strings (see [`parse_player`]):
+//!
+//! ```text
+//! random            uniform over the legal full moves
+//! greedy            one ply, best material after the move, random tie-break
+//! alphabeta:6       iterative deepening alpha-beta to depth 6
+//! alphabeta:t=0.5s  the same, 0.5 s per move (also t=200ms)
+//! mcts:400          plain UCT with random rollouts, 400 simulations per move
+//! ```
+//!
+//! Modules: the players ([`random`], [`greedy`], [`alphabeta`] with its
+//! [`eval`] and [`tt`], [`mcts`]), [`spec`] (spec strings), [`arena`]
+//! (matches and round robins), [`elo`] (Elo, intervals, SPRT, ratings),
+//! [`pdn`] (game records) and [`report`] (the tables `rafle eval` prints).
+
+pub mod alphabeta;
+pub mod arena;
+pub mod elo;
+pub mod eval;
+pub mod greedy;
+pub mod mcts;
+pub mod pdn;
+pub mod random;
+pub mod report;
+pub mod spec;
+pub mod tt;
+
+pub use arena::{
+    play_match, round_robin, ArenaConfig, GameRecord, MatchResult, RoundRobin, Termination,
+};
+pub use spec::{parse_player, SpecError};
+
+use rafle_core::{Game, Move};
+use std::sync::Arc;
+
+/// A draughts player.
+pub trait Player: Send {
+    /// The name shown in tables and PDN headers (usually the spec string).
+    fn name(&self) -> String;
+
+    /// A legal move for the side to move of `game` (the game is not over).
+    fn choose(&mut self, game: &Game) -> Move;
+
+    /// Search nodes visited so far by this player (0 when it does not search).
+    fn nodes(&self) -> u64 {
+        0
+    }
+}
+
+/// Builds a fresh player for one game (each parallel game gets its own), from
+/// a per-game seed.
+pub type PlayerFactory = Arc<dyn Fn(u64) -> Box<dyn Player> + Send + Sync>;

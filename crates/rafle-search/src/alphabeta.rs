@@ -1,0 +1,512 @@
+//! `alphabeta:D` / `alphabeta:t=0.5s`: iterative deepening negamax with
+//! alpha-beta (principal variation search), a transposition table, move
+//! ordering (table move, captures by size, crowning moves, killers, history)
+//! and an evaluation from [`crate::eval`].
+//!
+//! Captures are mandatory in draughts, so the horizon never falls inside a
+//! capture race: below depth 0 a node whose side to move has a capture
+//! searches all its (capturing) moves; only a quiet node is evaluated. At the
+//! horizon, a quiet node whose opponent threatens a capture gets one more ply
+//! of quiet moves. A node with a single legal move is not counted as a ply.
+//! Draws: repetition of a position of the game or of the search path since
+//! the last irreversible move, and the variant's draw rules through
+//! [`rafle_core::game::outcome_of`].
+
+use crate::eval::evaluate;
+use crate::tt::{Bound, TransTable};
+use crate::Player;
+use rafle_core::game::outcome_of;
+use rafle_core::movegen::{generate, has_capture};
+use rafle_core::position::{ZOBRIST, ZOBRIST_SIDE};
+use rafle_core::rng::Rng;
+use rafle_core::{Bits, Color, Counters, Game, Move, MoveList, Position, Rules, Variant};
+use smallvec::SmallVec;
+use std::time::{Duration, Instant};
+
+/// Score of a won position, less the plies to reach it.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this are forced wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+const INF: i32 = WIN + 1;
+/// Deepest ply searched (extensions and captures included).
+const MAX_PLY: usize = 128;
+/// log2 of the transposition table entries (2^18 x 24 bytes = 6 MiB).
+const TT_LOG2: u32 = 18;
+
+/// When to stop: after `depth` plies, after `time`, or whichever comes first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub time: Option<Duration>,
+}
+
+/// What one search found.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchResult {
+    pub best: Move,
+    /// Score for the side to move, in centi-men; beyond [`WIN_BOUND`] a forced win.
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl SearchResult {
+    /// Plies to a forced win (positive) or loss (negative), if the score is one.
+    pub fn forced_result_in(&self) -> Option<i32> {
+        if self.score > WIN_BOUND {
+            Some(WIN - self.score)
+        } else if self.score < -WIN_BOUND {
+            Some(-(WIN + self.score))
+        } else {
+            None
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct AlphaBeta {
+    variant: Variant,
+    limits: Limits,
+    name: String,
+    rng: Rng,
+    tt: TransTable,
+    nodes: u64,
+}
+
+impl AlphaBeta {
+    pub fn new(variant: Variant, limits: Limits, seed: u64) -> AlphaBeta {
+        AlphaBeta {
+            variant,
+            limits,
+            name: match (limits.depth, limits.time) {
+                (Some(d), None) => format!("alphabeta:{d}"),
+                (None, Some(t)) => format!("alphabeta:t={}s", t.as_secs_f64()),
+                (Some(d), Some(t)) => format!("alphabeta:d={d},t={}s", t.as_secs_f64()),
+                (None, None) => "alphabeta".into(),
+            },
+            rng: Rng::new(seed),
+            tt: TransTable::new(TT_LOG2),
+            nodes: 0,
+        }
+    }
+
+    pub fn with_name(mut self, name: String) -> AlphaBeta {
+        self.name = name;
+        self
+    }
+
+    /// Searches the position of `game` (which must not be over).
+    pub fn search(&mut self, game: &Game) -> SearchResult {
+        // Positions since the last irreversible move can repeat: collect them.
+        let mut past = game.clone();
+        let mut path = vec![game.position().hash()];
+        for _ in 0..game.counters().reversible {
+            if past.undo().is_err() {
+                break;
+            }
+            path.push(past.position().hash());
+        }
+        path.reverse();
+        self.tt.new_search();
+        let result = rafle_core::with_rules!(self.variant, R => {
+            let mut s = Search::<R> {
+                tt: &mut self.tt,
+                path,
+                killers: [[None; 2]; MAX_PLY + 1],
+                history: vec![0; 64 * 64],
+                nodes: 0,
+                deadline: self.limits.time.map(|t| Instant::now() + t),
+                stopped: false,
+                _rules: std::marker::PhantomData,
+            };
+            s.root(game, self.limits, &mut self.rng)
+        });
+        self.nodes += result.nodes;
+        result
+    }
+}
+
+impl Player for AlphaBeta {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, game: &Game) -> Move {
+        match game.legal_moves() {
+            [only] => *only,
+            _ => self.search(game).best,
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// State of one search, generic over the variant so the hot loop is
+/// monomorphised.
+struct Search<'a, R: Rules> {
+    tt: &'a mut TransTable,
+    /// Hashes of the game since the last irreversible move, then of the
+    /// search path; the current position last.
+    path: Vec<u64>,
+    killers: [[Option<(u8, u8, u64)>; 2]; MAX_PLY + 1],
+    /// Cut-off counts by (from, to) bit index.
+    history: Vec<u32>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    _rules: std::marker::PhantomData<R>,
+}
+
+fn ident(m: &Move) -> (u8, u8, u64) {
+    (m.from, m.to, m.captured)
+}
+
+/// Zobrist hash of `after` (= `before` with `m` played), updated from the
+/// hash `h` of `before` (the same keys as [`Position::hash`]).
+#[inline]
+fn hash_after(mut h: u64, before: &Position, m: &Move, after: &Position) -> u64 {
+    let own = match before.side {
+        Color::White => 0,
+        Color::Black => 2,
+    };
+    let from_king = (before.kings >> m.from & 1) as usize;
+    let to_king = (after.kings >> m.to & 1) as usize;
+    h ^= ZOBRIST[own + from_king][m.from as usize];
+    h ^= ZOBRIST[own + to_king][m.to as usize];
+    for b in Bits(m.captured) {
+        h ^= ZOBRIST[2 - own + (before.kings >> b & 1) as usize][b as usize];
+    }
+    h ^ ZOBRIST_SIDE
+}
+
+/// Scores as stored in the table are relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<R: Rules> Search<'_, R> {
+    fn root(&mut self, game: &Game, limits: Limits, rng: &mut Rng) -> SearchResult {
+        let pos = *game.position();
+        let counters = game.counters();
+        let mut moves: Vec<Move> = game.legal_moves().to_vec();
+        // Shuffle so that equal moves are chosen by the seed, not by generation order.
+        for i in (1..moves.len()).rev() {
+            moves.swap(i, rng.below(i + 1));
+        }
+        let mut best = SearchResult {
+            best: moves[0],
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        let max_depth = limits.depth.unwrap_or(64).min(MAX_PLY as u32 / 2);
+        let start = Instant::now();
+        let mut scores = vec![0i32; moves.len()];
+        for depth in 1..=max_depth {
+            let mut alpha = -INF;
+            let mut iter_best = 0;
+            for (i, m) in moves.iter().enumerate() {
+                let score = self.child(
+                    (&pos, &counters),
+                    m,
+                    depth as i32 - 1,
+                    1,
+                    (alpha, INF),
+                    i == 0,
+                );
+                if self.stopped {
+                    break;
+                }
+                scores[i] = score;
+                if score > alpha {
+                    alpha = score;
+                    iter_best = i;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            // Best move first for the next iteration; the others by score.
+            let mut order: Vec<usize> = (0..moves.len()).collect();
+            order.sort_by_key(|&i| (i != iter_best, -scores[i]));
+            moves = order.iter().map(|&i| moves[i]).collect();
+            scores = order.iter().map(|&i| scores[i]).collect();
+            best = SearchResult {
+                best: moves[0],
+                score: scores[0],
+                depth,
+                nodes: self.nodes,
+            };
+            if best.score.abs() > WIN_BOUND && (WIN - best.score.abs()) <= depth as i32 {
+                break; // a forced result within the horizon: deeper changes nothing
+            }
+            if let (Some(t), Some(_)) = (limits.time, self.deadline) {
+                // The next iteration would likely not finish.
+                if start.elapsed() * 3 > t {
+                    break;
+                }
+            }
+        }
+        best.nodes = self.nodes;
+        best
+    }
+
+    /// Plays `m` from `pos` and searches the child with a null window first
+    /// (unless `full`), then a full window when it may raise alpha.
+    fn child(
+        &mut self,
+        (pos, counters): (&Position, &Counters),
+        m: &Move,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+        full: bool,
+    ) -> i32 {
+        let mut next = *pos;
+        next.apply(&R::GEO, m);
+        let next_counters = counters.next::<R>(pos, m, &next);
+        let key = hash_after(*self.path.last().unwrap_or(&0), pos, m, &next);
+        debug_assert_eq!(key, next.hash());
+        self.path.push(key);
+        let score = if full || alpha <= -INF || beta - alpha <= 1 {
+            -self.negamax(&next, &next_counters, depth, ply, -beta, -alpha)
+        } else {
+            let s = -self.negamax(&next, &next_counters, depth, ply, -alpha - 1, -alpha);
+            if s > alpha && s < beta && !self.stopped {
+                -self.negamax(&next, &next_counters, depth, ply, -beta, -alpha)
+            } else {
+                s
+            }
+        };
+        self.path.pop();
+        score
+    }
+
+    /// Has the current position (last on the path) occurred before with the
+    /// same side to move since the last irreversible move?
+    fn repeated(&self, reversible: u16) -> bool {
+        let n = self.path.len();
+        let cur = self.path[n - 1];
+        let window = (reversible as usize).min(n - 1);
+        (2..=window).step_by(2).any(|k| self.path[n - 1 - k] == cur)
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn order_key(
+        &self,
+        m: &Move,
+        tt_move: Option<(u8, u8, u64)>,
+        ply: usize,
+        pos: &Position,
+    ) -> i64 {
+        let id = ident(m);
+        if Some(id) == tt_move {
+            return i64::MAX;
+        }
+        if m.is_capture() {
+            return 1 << 40 | (m.num_captured() as i64) << 20;
+        }
+        let crowns = pos.kings & (1u64 << m.from) == 0
+            && (1u64 << m.to) & R::GEO.promotion_row(pos.side) != 0;
+        if crowns {
+            return 1 << 39;
+        }
+        if self.killers[ply][0] == Some(id) {
+            return 1 << 38;
+        }
+        if self.killers[ply][1] == Some(id) {
+            return 1 << 37;
+        }
+        self.history[m.from as usize * 64 + m.to as usize] as i64
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        counters: &Counters,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        if self.repeated(counters.reversible) {
+            return 0;
+        }
+        let mut moves = MoveList::new();
+        generate::<R>(pos, &mut moves);
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        if outcome_of::<R>(pos, moves.len(), counters, 1).is_some() {
+            return 0; // a draw rule (the no-legal-move loss was handled above)
+        }
+        let capturing = moves[0].is_capture();
+        if ply >= MAX_PLY {
+            return evaluate::<R>(pos);
+        }
+        if depth <= 0 && !capturing {
+            // Quiet: evaluate, unless at the horizon the opponent threatens a
+            // capture; then look one quiet ply further.
+            let mut flipped = *pos;
+            flipped.side = pos.side.opponent();
+            if depth < 0 || !has_capture::<R>(&flipped) {
+                return evaluate::<R>(pos);
+            }
+        }
+
+        let key = *self.path.last().unwrap_or(&0);
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            if e.has_move {
+                tt_move = Some((e.from, e.to, e.captured));
+            }
+            if e.depth as i32 >= depth && depth > 0 {
+                let s = from_tt(e.score as i32, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        // A forced reply is not counted as a ply (depth > 0 only, so capture
+        // races below the horizon still end).
+        let child_depth = if moves.len() == 1 && depth > 0 {
+            depth
+        } else {
+            depth - 1
+        };
+
+        let mut keys: SmallVec<[i64; 64]> = moves
+            .iter()
+            .map(|m| self.order_key(m, tt_move, ply, pos))
+            .collect();
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move: Option<Move> = None;
+        for i in 0..moves.len() {
+            // Selection sort, one step per move: cut-offs often come early.
+            let mut top = i;
+            for k in i + 1..moves.len() {
+                if keys[k] > keys[top] {
+                    top = k;
+                }
+            }
+            moves.swap(i, top);
+            keys.swap(i, top);
+            let m = &moves[i];
+            let score = self.child(
+                (pos, counters),
+                m,
+                child_depth,
+                ply + 1,
+                (alpha, beta),
+                i == 0,
+            );
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(*m);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if !m.is_capture() {
+                    let id = ident(m);
+                    if self.killers[ply][0] != Some(id) {
+                        self.killers[ply][1] = self.killers[ply][0];
+                        self.killers[ply][0] = Some(id);
+                    }
+                    let h = &mut self.history[m.from as usize * 64 + m.to as usize];
+                    *h = h.saturating_add((depth.max(1) * depth.max(1)) as u32);
+                }
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, depth, to_tt(best, ply), bound, best_move.as_ref());
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_hash_matches_the_full_hash() {
+        for v in Variant::ALL {
+            let mut rng = Rng::new(11);
+            for _ in 0..20 {
+                let mut g = Game::new(v);
+                while !g.is_over() && g.ply() < 200 {
+                    let before = *g.position();
+                    let legal = g.legal_moves();
+                    let m = legal[rng.below(legal.len())];
+                    g.play(&m).unwrap();
+                    let after = *g.position();
+                    assert_eq!(hash_after(before.hash(), &before, &m, &after), after.hash());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn time_limit_stops_the_search() {
+        let g = Game::new(Variant::International);
+        let limits = Limits {
+            depth: None,
+            time: Some(Duration::from_millis(30)),
+        };
+        let r = AlphaBeta::new(Variant::International, limits, 0).search(&g);
+        assert!(r.depth >= 1 && r.depth < 64, "{r:?}");
+        assert!(g.legal_moves().contains(&r.best));
+    }
+}

@@ -1,0 +1,261 @@
+//! `mcts:N`: plain UCT (UCB1 selection, one child expanded per simulation,
+//! uniformly random rollouts, N simulations per move).
+//!
+//! Rollouts stop after [`MctsConfig::rollout_plies`] plies; an unfinished
+//! rollout is scored by material (a lead of at least one man counts as a
+//! win), which keeps long random games from drowning the signal in noise.
+//! Values are stored from the point of view of the player who made the move
+//! into the node: 1 win, 0.5 draw, 0 loss. Repetitions are not tracked inside
+//! the tree; the no-progress and other draw rules are.
+
+use crate::eval::piece_values;
+use crate::Player;
+use rafle_core::game::outcome_of;
+use rafle_core::movegen::generate;
+use rafle_core::rng::Rng;
+use rafle_core::{Color, Counters, Game, Move, MoveList, Position, Rules, Variant};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    pub simulations: u32,
+    /// UCB1 exploration constant.
+    pub exploration: f64,
+    /// Random plies per rollout before adjudicating by material.
+    pub rollout_plies: u32,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            simulations: 400,
+            exploration: std::f64::consts::SQRT_2,
+            rollout_plies: 60,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Mcts {
+    variant: Variant,
+    cfg: MctsConfig,
+    name: String,
+    rng: Rng,
+    nodes: u64,
+}
+
+impl Mcts {
+    pub fn new(variant: Variant, cfg: MctsConfig, seed: u64) -> Mcts {
+        Mcts {
+            variant,
+            cfg,
+            name: format!("mcts:{}", cfg.simulations),
+            rng: Rng::new(seed),
+            nodes: 0,
+        }
+    }
+
+    pub fn with_name(mut self, name: String) -> Mcts {
+        self.name = name;
+        self
+    }
+}
+
+impl Player for Mcts {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, game: &Game) -> Move {
+        let legal = game.legal_moves();
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let (m, n) = rafle_core::with_rules!(self.variant, R => {
+            Tree::<R>::new(*game.position(), game.counters(), self.cfg).run(&mut self.rng)
+        });
+        self.nodes += n;
+        m
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+struct Node {
+    pos: Position,
+    counters: Counters,
+    /// The move that led here (None at the root).
+    mv: Option<Move>,
+    parent: usize,
+    moves: MoveList,
+    /// Moves `moves[..expanded]` have a child.
+    expanded: usize,
+    children: Vec<usize>,
+    visits: u32,
+    /// Sum of values for the player who moved into this node.
+    value: f64,
+    /// Value for the player who moved into this node if the game is over here.
+    terminal: Option<f64>,
+}
+
+struct Tree<R: Rules> {
+    nodes: Vec<Node>,
+    cfg: MctsConfig,
+    _rules: std::marker::PhantomData<R>,
+}
+
+/// Value, for the player who just moved (not `pos.side`), of a finished game
+/// at `pos`, or None if it is not over.
+fn terminal_value<R: Rules>(pos: &Position, moves: &MoveList, counters: &Counters) -> Option<f64> {
+    outcome_of::<R>(pos, moves.len(), counters, 1).map(|o| match o.winner {
+        None => 0.5,
+        Some(c) if c == pos.side => 0.0,
+        Some(_) => 1.0,
+    })
+}
+
+impl<R: Rules> Tree<R> {
+    fn new(pos: Position, counters: Counters, cfg: MctsConfig) -> Tree<R> {
+        let mut t = Tree {
+            nodes: Vec::with_capacity(cfg.simulations as usize + 1),
+            cfg,
+            _rules: std::marker::PhantomData,
+        };
+        t.push(pos, counters, None, 0);
+        t
+    }
+
+    fn push(
+        &mut self,
+        pos: Position,
+        counters: Counters,
+        mv: Option<Move>,
+        parent: usize,
+    ) -> usize {
+        let mut moves = MoveList::new();
+        generate::<R>(&pos, &mut moves);
+        let terminal = terminal_value::<R>(&pos, &moves, &counters);
+        self.nodes.push(Node {
+            pos,
+            counters,
+            mv,
+            parent,
+            moves,
+            expanded: 0,
+            children: Vec::new(),
+            visits: 0,
+            value: 0.0,
+            terminal,
+        });
+        self.nodes.len() - 1
+    }
+
+    /// Runs the simulations; returns the most visited root move and the
+    /// number of tree nodes created (what [`Player::nodes`] counts for MCTS).
+    fn run(mut self, rng: &mut Rng) -> (Move, u64) {
+        for _ in 0..self.cfg.simulations {
+            let leaf = self.select_expand(rng);
+            let v = match self.nodes[leaf].terminal {
+                Some(v) => v,
+                None => self.rollout(leaf, rng),
+            };
+            self.backup(leaf, v);
+        }
+        let root = &self.nodes[0];
+        let best = root
+            .children
+            .iter()
+            .max_by_key(|&&c| self.nodes[c].visits)
+            .and_then(|&c| self.nodes[c].mv)
+            .unwrap_or(root.moves[0]);
+        (best, self.nodes.len() as u64)
+    }
+
+    fn select_expand(&mut self, rng: &mut Rng) -> usize {
+        let mut n = 0;
+        loop {
+            let node = &self.nodes[n];
+            if node.terminal.is_some() {
+                return n;
+            }
+            if node.expanded < node.moves.len() {
+                // Expand a random untried move.
+                let k = node.expanded + rng.below(node.moves.len() - node.expanded);
+                let node = &mut self.nodes[n];
+                node.moves.swap(node.expanded, k);
+                let m = node.moves[node.expanded];
+                node.expanded += 1;
+                let (pos, counters) = (node.pos, node.counters);
+                let mut next = pos;
+                next.apply(&R::GEO, &m);
+                let c = counters.next::<R>(&pos, &m, &next);
+                let child = self.push(next, c, Some(m), n);
+                self.nodes[n].children.push(child);
+                return child;
+            }
+            let ln = (node.visits.max(1) as f64).ln();
+            let c = self.cfg.exploration;
+            n = *node
+                .children
+                .iter()
+                .max_by(|&&a, &&b| {
+                    let ucb = |i: usize| {
+                        let ch = &self.nodes[i];
+                        let v = ch.visits.max(1) as f64;
+                        ch.value / v + c * (ln / v).sqrt()
+                    };
+                    ucb(a).total_cmp(&ucb(b))
+                })
+                .unwrap_or(&0);
+        }
+    }
+
+    /// Random play from `leaf`; the value for the player who moved into it.
+    fn rollout(&self, leaf: usize, rng: &mut Rng) -> f64 {
+        let node = &self.nodes[leaf];
+        let mover = node.pos.side.opponent();
+        let mut pos = node.pos;
+        let mut counters = node.counters;
+        let mut moves = MoveList::new();
+        for _ in 0..self.cfg.rollout_plies {
+            generate::<R>(&pos, &mut moves);
+            if let Some(v) = terminal_value::<R>(&pos, &moves, &counters) {
+                // `v` is for the player who just moved into `pos`.
+                let just_moved = pos.side.opponent();
+                return if just_moved == mover { v } else { 1.0 - v };
+            }
+            let m = moves[rng.below(moves.len())];
+            let before = pos;
+            pos.apply(&R::GEO, &m);
+            counters = counters.next::<R>(&before, &m, &pos);
+        }
+        let (man, king) = piece_values(R::VARIANT);
+        let value = |c: Color| {
+            let (m, k) = pos.material(c);
+            m as i32 * man + k as i32 * king
+        };
+        let lead = value(mover) - value(mover.opponent());
+        if lead >= man {
+            1.0
+        } else if lead <= -man {
+            0.0
+        } else {
+            0.5
+        }
+    }
+
+    fn backup(&mut self, leaf: usize, mut v: f64) {
+        let mut n = leaf;
+        loop {
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            node.value += v;
+            if n == 0 {
+                break;
+            }
+            n = node.parent;
+            v = 1.0 - v;
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! PDN output of arena games, and a small reader for it.
+//!
+//! Tags written: Event, Round, White, Black, Result, GameType, Variant,
+//! Termination, PlyCount, Opening. GameType follows the PDN standard table
+//! (pdn.fmjd.org/gametype.html): 20 international, 21 English draughts (used
+//! for both `english` and `checkers`; the `Variant` tag tells them apart), 31
+//! Thai. Results use the standard's result type of each game type: `2-0`,
+//! `0-2`, `1-1` for international, `1-0`, `0-1`, `1/2-1/2` otherwise.
+//! Movetext uses full capture paths (`28x19x10`) and starts with the
+//! variant's first player (Black in thai, english and checkers).
+
+use crate::arena::GameRecord;
+use rafle_core::notation::move_to_string;
+use rafle_core::{Color, Game, Variant};
+use std::fmt::Write;
+
+/// The PDN GameType number of a variant.
+pub fn game_type(v: Variant) -> u32 {
+    match v {
+        Variant::International => 20,
+        Variant::English | Variant::Checkers => 21,
+        Variant::Thai => 31,
+    }
+}
+
+/// The result token for a winner (None = draw) in the variant's result type.
+pub fn result_token(v: Variant, winner: Option<Color>) -> &'static str {
+    let international = v == Variant::International;
+    match (winner, international) {
+        (Some(Color::White), true) => "2-0",
+        (Some(Color::Black), true) => "0-2",
+        (None, true) => "1-1",
+        (Some(Color::White), false) => "1-0",
+        (Some(Color::Black), false) => "0-1",
+        (None, false) => "1/2-1/2",
+    }
+}
+
+/// The winner named by a result token (`Some(None)` = draw; None = unknown).
+pub fn parse_result(tok: &str) -> Option<Option<Color>> {
+    match tok {
+        "2-0" | "1-0" => Some(Some(Color::White)),
+        "0-2" | "0-1" => Some(Some(Color::Black)),
+        "1-1" | "1/2-1/2" | "0-0" => Some(None),
+        _ => None,
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// One game as PDN text (tags, blank line, movetext, blank line).
+pub fn write_game(rec: &GameRecord, event: &str) -> String {
+    let v = rec.variant;
+    let g = v.geometry();
+    let result = result_token(v, rec.winner);
+    let mut out = String::new();
+    let mut tag = |k: &str, val: &str| {
+        let _ = writeln!(out, "[{k} \"{}\"]", escape(val));
+    };
+    tag("Event", event);
+    tag("Round", &rec.round.to_string());
+    tag("White", &rec.white);
+    tag("Black", &rec.black);
+    tag("Result", result);
+    tag("GameType", &game_type(v).to_string());
+    tag("Variant", v.name());
+    tag("Termination", &rec.termination.to_string());
+    tag("PlyCount", &rec.moves.len().to_string());
+    tag("Opening", &rec.opening);
+    out.push('\n');
+    let mut line = String::new();
+    for (i, m) in rec.moves.iter().enumerate() {
+        let mut tok = String::new();
+        if i % 2 == 0 {
+            let _ = write!(tok, "{}. ", i / 2 + 1);
+        }
+        tok.push_str(&move_to_string(&g, m));
+        if line.len() + tok.len() + 1 > 79 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+        }
+        line.push_str(&tok);
+        line.push(' ');
+    }
+    if line.len() + result.len() > 79 {
+        out.push_str(line.trim_end());
+        out.push('\n');
+        line.clear();
+    }
+    line.push_str(result);
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// All games of a match as one PDN file.
+pub fn write_games(records: &[GameRecord], event: &str) -> String {
+    records.iter().map(|r| write_game(r, event)).collect()
+}
+
+/// A game read from PDN: its tags, moves (as written) and result token.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PdnGame {
+    pub tags: Vec<(String, String)>,
+    pub moves: Vec<String>,
+    pub result: Option<String>,
+}
+
+impl PdnGame {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Replays the moves from the start position of the `Variant` tag (or
+    /// `variant` when the tag is missing).
+    pub fn replay(&self, variant: Option<Variant>) -> Result<Game, String> {
+        let v = match (self.tag("Variant"), variant) {
+            (Some(name), _) => name.parse::<Variant>().map_err(|e| e.to_string())?,
+            (None, Some(v)) => v,
+            (None, None) => return Err("no Variant tag and no variant given".into()),
+        };
+        let mut game = match self.tag("FEN") {
+            Some(fen) => Game::from_fen(v, fen).map_err(|e| e.to_string())?,
+            None => Game::new(v),
+        };
+        for (i, m) in self.moves.iter().enumerate() {
+            game.play_str(m)
+                .map_err(|e| format!("ply {}: {e}", i + 1))?;
+        }
+        Ok(game)
+    }
+}
+
+fn parse_tag(line: &str) -> Result<(String, String), String> {
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(|| format!("malformed tag line {line:?}"))?;
+    let (name, rest) = inner
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("malformed tag line {line:?}"))?;
+    let value = rest
+        .trim()
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .ok_or_else(|| format!("tag {name}: value must be quoted"))?;
+    Ok((
+        name.to_string(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
+}
+
+/// Reads every game of a PDN text. Comments `{...}` and move numbers are
+/// skipped; a result token or the next tag section ends a game.
+pub fn read_games(text: &str) -> Result<Vec<PdnGame>, String> {
+    let mut games = Vec::new();
+    let mut cur = PdnGame::default();
+    let mut in_moves = false;
+    let mut in_comment = false;
+    let finish = |cur: &mut PdnGame, games: &mut Vec<PdnGame>| {
+        if !cur.tags.is_empty() || !cur.moves.is_empty() {
+            games.push(std::mem::take(cur));
+        }
+    };
+    for line in text.lines() {
+        let t = line.trim();
+        if !in_comment && t.starts_with('[') {
+            if in_moves {
+                finish(&mut cur, &mut games);
+                in_moves = false;
+            }
+            cur.tags.push(parse_tag(t)?);
+            continue;
+        }
+        let mut rest = t;
+        while !rest.is_empty() {
+            if in_comment {
+                match rest.find('}') {
+                    Some(k) => {
+                        in_comment = false;
+                        rest = &rest[k + 1..];
+                    }
+                    None => rest = "",
+                }
+                continue;
+            }
+            rest = rest.trim_start();
+            if let Some(r) = rest.strip_prefix('{') {
+                in_comment = true;
+                rest = r;
+                continue;
+            }
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '{')
+                .unwrap_or(rest.len());
+            let tok = &rest[..end];
+            rest = &rest[end..];
+            if tok.is_empty() {
+                continue;
+            }
+            in_moves = true;
+            if parse_result(tok).is_some() || tok == "*" {
+                cur.result = Some(tok.to_string());
+                finish(&mut cur, &mut games);
+                in_moves = false;
+                continue;
+            }
+            // Drop a move number: "12." or "12..." alone or glued to the move.
+            let mv = tok.trim_start_matches(|c: char| c.is_ascii_digit());
+            let mv = if mv.starts_with('.') {
+                mv.trim_start_matches('.')
+            } else {
+                tok
+            };
+            if !mv.is_empty() {
+                cur.moves.push(mv.to_string());
+            }
+        }
+    }
+    finish(&mut cur, &mut games);
+    Ok(games)
+}

@@ -1,0 +1,29 @@
+//! `random`: uniform over the legal full moves.
+
+use crate::Player;
+use rafle_core::rng::Rng;
+use rafle_core::{Game, Move};
+
+#[derive(Debug)]
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn choose(&mut self, game: &Game) -> Move {
+        let legal = game.legal_moves();
+        legal[self.rng.below(legal.len())]
+    }
+}

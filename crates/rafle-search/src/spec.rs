@@ -1,0 +1,179 @@
+//! Player spec strings: `random`, `greedy`, `alphabeta:6`, `alphabeta:t=0.5s`,
+//! `alphabeta:d=8,t=1s`, `mcts:400`.
+
+use crate::alphabeta::{AlphaBeta, Limits};
+use crate::greedy::Greedy;
+use crate::mcts::{Mcts, MctsConfig};
+use crate::random::RandomPlayer;
+use crate::{Player, PlayerFactory};
+use rafle_core::Variant;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A player spec that could not be read; the message says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+const KNOWN: &str = "random, greedy, alphabeta:D, alphabeta:t=0.5s, mcts:N";
+
+fn err(spec: &str, why: impl fmt::Display) -> SpecError {
+    SpecError(format!("player spec {spec:?}: {why} (known: {KNOWN})"))
+}
+
+/// Reads a duration such as `0.5s`, `500ms` or `2` (seconds).
+fn parse_duration(spec: &str, t: &str) -> Result<Duration, SpecError> {
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (t, 1.0)
+    };
+    let secs: f64 = num
+        .parse()
+        .map_err(|_| err(spec, format!("{t:?} is not a duration like 0.5s or 200ms")))?;
+    let secs = secs * scale;
+    if !(secs > 0.0 && secs <= 3600.0) {
+        return Err(err(spec, "the time per move must be in (0, 3600] seconds"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+fn parse_depth(spec: &str, d: &str) -> Result<u32, SpecError> {
+    match d.parse::<u32>() {
+        Ok(d) if (1..=64).contains(&d) => Ok(d),
+        _ => Err(err(
+            spec,
+            format!("depth {d:?} must be an integer in 1..=64"),
+        )),
+    }
+}
+
+/// Alpha-beta options: `6`, `d=6`, `t=0.5s`, or both joined by a comma.
+fn parse_alphabeta(spec: &str, args: &str) -> Result<Limits, SpecError> {
+    let mut limits = Limits {
+        depth: None,
+        time: None,
+    };
+    for part in args.split(',').map(str::trim) {
+        if let Some(t) = part.strip_prefix("t=") {
+            limits.time = Some(parse_duration(spec, t)?);
+        } else if let Some(d) = part.strip_prefix("d=") {
+            limits.depth = Some(parse_depth(spec, d)?);
+        } else {
+            limits.depth = Some(parse_depth(spec, part)?);
+        }
+    }
+    Ok(limits)
+}
+
+/// The factory of the player named by `spec` for `variant`.
+pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecError> {
+    let s = spec.trim();
+    let (kind, args) = match s.split_once(':') {
+        Some((k, a)) => (k.trim().to_ascii_lowercase(), Some(a.trim())),
+        None => (s.to_ascii_lowercase(), None),
+    };
+    let name = s.to_string();
+    let factory: PlayerFactory = match (kind.as_str(), args) {
+        ("random", None) => {
+            Arc::new(move |seed| Box::new(RandomPlayer::new(seed)) as Box<dyn Player>)
+        }
+        ("greedy", None) => {
+            Arc::new(move |seed| Box::new(Greedy::new(variant, seed)) as Box<dyn Player>)
+        }
+        ("random" | "greedy", Some(_)) => {
+            return Err(err(spec, format!("{kind} takes no options")))
+        }
+        ("alphabeta" | "ab", Some(a)) => {
+            let limits = parse_alphabeta(spec, a)?;
+            Arc::new(move |seed| {
+                Box::new(AlphaBeta::new(variant, limits, seed).with_name(name.clone()))
+                    as Box<dyn Player>
+            })
+        }
+        ("mcts", Some(a)) => {
+            let sims = match a.parse::<u32>() {
+                Ok(n) if (1..=10_000_000).contains(&n) => n,
+                _ => {
+                    return Err(err(
+                        spec,
+                        format!("{a:?} is not a simulation count in 1..=10000000"),
+                    ))
+                }
+            };
+            let cfg = MctsConfig {
+                simulations: sims,
+                ..MctsConfig::default()
+            };
+            Arc::new(move |seed| {
+                Box::new(Mcts::new(variant, cfg, seed).with_name(name.clone())) as Box<dyn Player>
+            })
+        }
+        ("alphabeta" | "ab" | "mcts", None) => {
+            return Err(err(spec, format!("{kind} needs options, e.g. {kind}:4")))
+        }
+        ("model", _) => {
+            return Err(err(
+                spec,
+                "model players are resolved by the trainer (rafle eval)",
+            ))
+        }
+        _ => return Err(err(spec, "unknown player")),
+    };
+    Ok(factory)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rafle_core::Game;
+
+    #[test]
+    fn known_specs_build_players_that_move() {
+        for spec in [
+            "random",
+            "greedy",
+            "alphabeta:2",
+            "alphabeta:t=20ms",
+            "alphabeta:d=3,t=1s",
+            "mcts:20",
+        ] {
+            let f = parse_player(spec, Variant::Checkers).unwrap();
+            let mut p = f(1);
+            let g = Game::new(Variant::Checkers);
+            let m = p.choose(&g);
+            assert!(g.legal_moves().contains(&m), "{spec}");
+        }
+    }
+
+    #[test]
+    fn bad_specs_give_clear_errors() {
+        for (spec, needle) in [
+            ("minimax:3", "unknown player"),
+            ("alphabeta", "needs options"),
+            ("alphabeta:0", "depth"),
+            ("alphabeta:x", "depth"),
+            ("alphabeta:t=fast", "duration"),
+            ("mcts:-1", "simulation count"),
+            ("random:3", "takes no options"),
+            ("", "unknown player"),
+        ] {
+            let e = match parse_player(spec, Variant::Thai) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("{spec:?} was accepted"),
+            };
+            assert!(e.contains(needle), "{spec:?}: {e}");
+            assert!(e.contains(&format!("{spec:?}")), "{e}");
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Arena: PDN round trips, determinism, SPRT stops, round robins.
+
+use rafle_core::{Game, Move, Variant};
+use rafle_search::arena::{play_match, round_robin, ArenaConfig, MatchResult, Termination};
+use rafle_search::elo::{Sprt, SprtDecision};
+use rafle_search::pdn::{parse_result, read_games, write_games};
+use rafle_search::{parse_player, Player, PlayerFactory};
+use std::sync::Arc;
+
+fn player(spec: &str, v: Variant) -> PlayerFactory {
+    parse_player(spec, v).unwrap()
+}
+
+fn cfg(games: usize, seed: u64) -> ArenaConfig {
+    ArenaConfig {
+        games,
+        seed,
+        threads: Some(2),
+        ..ArenaConfig::default()
+    }
+}
+
+fn moves_of(m: &MatchResult) -> Vec<Vec<Move>> {
+    m.games.iter().map(|g| g.moves.clone()).collect()
+}
+
+#[test]
+fn pdn_output_replays_to_the_recorded_results() {
+    for v in Variant::ALL {
+        // A short cap so that some games end by it and are recorded as draws.
+        let c = ArenaConfig {
+            max_plies: 70,
+            ..cfg(6, 5)
+        };
+        let m = play_match(v, &player("greedy", v), &player("random", v), &c);
+        assert_eq!(m.games.len(), 6);
+        let text = write_games(&m.games, "test");
+        let read = read_games(&text).unwrap();
+        assert_eq!(read.len(), m.games.len(), "{v}");
+        for (rec, pg) in m.games.iter().zip(&read) {
+            assert_eq!(pg.tag("Variant"), Some(v.name()));
+            assert_eq!(pg.tag("White"), Some(rec.white.as_str()));
+            assert_eq!(
+                pg.tag("Termination").map(str::to_string),
+                Some(rec.termination.to_string())
+            );
+            let result = pg.result.as_deref().unwrap();
+            assert_eq!(pg.tag("Result"), Some(result));
+            assert_eq!(parse_result(result), Some(rec.winner), "{v}: {result}");
+            let g = pg.replay(None).unwrap();
+            assert_eq!(g.ply(), rec.moves.len());
+            match rec.termination {
+                Termination::Rule(reason) => {
+                    let o = g.outcome().expect("replayed game is over");
+                    assert_eq!((o.winner, o.reason), (rec.winner, reason), "{v}");
+                }
+                Termination::MaxPlies => {
+                    assert!(!g.is_over() && g.ply() == 70 && rec.winner.is_none());
+                }
+                Termination::IllegalMove => unreachable!(),
+            }
+        }
+        assert!(
+            m.games
+                .iter()
+                .any(|g| g.termination != Termination::MaxPlies)
+                || v == Variant::International
+        );
+    }
+}
+
+#[test]
+fn pdn_reader_skips_numbers_and_comments() {
+    let text =
+        "[Variant \"checkers\"]\n[Result \"0-1\"]\n\n1. 11-15 {book} 23-19 2.8-11 1... 0-1\n";
+    let games = read_games(text).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves, ["11-15", "23-19", "8-11"]);
+    assert_eq!(games[0].result.as_deref(), Some("0-1"));
+    assert!(games[0].replay(None).is_ok());
+    let bad = "[Variant \"checkers\"]\n\n1. 11-19 *\n";
+    let e = read_games(bad).unwrap()[0].replay(None).unwrap_err();
+    assert!(e.contains("ply 1") && e.contains("illegal"), "{e}");
+}
+
+#[test]
+fn results_depend_only_on_the_seed() {
+    let v = Variant::Thai;
+    let (a, b) = (player("alphabeta:2", v), player("mcts:30", v));
+    let one = play_match(
+        v,
+        &a,
+        &b,
+        &ArenaConfig {
+            threads: Some(1),
+            ..cfg(4, 9)
+        },
+    );
+    let two = play_match(v, &a, &b, &cfg(4, 9));
+    assert_eq!(moves_of(&one), moves_of(&two));
+    assert_eq!(one.wdl, two.wdl);
+    // Pair points add up to the game points.
+    let half_points: u32 = one
+        .penta
+        .0
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| k as u32 * c)
+        .sum();
+    assert_eq!(one.penta.pairs(), 2);
+    assert_eq!(half_points, 2 * one.wdl.wins + one.wdl.draws);
+    let other = play_match(v, &a, &b, &cfg(4, 10));
+    assert_ne!(moves_of(&one), moves_of(&other));
+    // Colour-swapped pairs share their opening.
+    let g = &one.games;
+    assert!(g[0].a_is_white && !g[1].a_is_white);
+    assert_eq!(g[0].moves[..4], g[1].moves[..4]);
+    assert_ne!(g[0].moves[..4], g[2].moves[..4]);
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let v = Variant::Checkers;
+    let sprt = Sprt {
+        elo0: 0.0,
+        elo1: 100.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    let c = ArenaConfig {
+        sprt: Some(sprt),
+        ..cfg(400, 1)
+    };
+    let m = play_match(v, &player("alphabeta:2", v), &player("random", v), &c);
+    let (decision, llr) = m.sprt.unwrap();
+    assert_eq!(decision, SprtDecision::AcceptH1, "llr {llr}");
+    assert!(
+        m.games.len() < 400 && m.games.len().is_multiple_of(16),
+        "{}",
+        m.games.len()
+    );
+}
+
+/// Returns a move of the wrong colour: always illegal.
+struct Cheat;
+impl Player for Cheat {
+    fn name(&self) -> String {
+        "cheat".into()
+    }
+    fn choose(&mut self, game: &Game) -> Move {
+        let mut g = game.clone();
+        let mut flipped = *g.position();
+        flipped.side = flipped.side.opponent();
+        g = Game::from_position(g.variant(), flipped);
+        g.legal_moves()
+            .first()
+            .copied()
+            .unwrap_or(game.legal_moves()[0])
+    }
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let v = Variant::English;
+    let cheat: PlayerFactory = Arc::new(|_| Box::new(Cheat) as Box<dyn Player>);
+    let m = play_match(
+        v,
+        &cheat,
+        &player("random", v),
+        &ArenaConfig {
+            opening_plies: 0,
+            ..cfg(2, 0)
+        },
+    );
+    assert_eq!(m.wdl.losses, 2);
+    assert!(m
+        .games
+        .iter()
+        .all(|g| g.termination == Termination::IllegalMove));
+}
+
+#[test]
+fn round_robin_ratings_are_anchored_at_random() {
+    let v = Variant::Checkers;
+    let names = ["greedy", "random", "alphabeta:3"];
+    let players: Vec<_> = names
+        .iter()
+        .map(|s| (s.to_string(), player(s, v)))
+        .collect();
+    let rr = round_robin(v, &players, &cfg(10, 3));
+    assert_eq!(rr.matches.len(), 3);
+    assert_eq!(rr.anchor, 1);
+    assert_eq!(rr.ratings[1], 0.0);
+    assert!(rr.ratings[2] > rr.ratings[1], "{:?}", rr.ratings);
+    let w = rr.wdl(2, 1).unwrap();
+    assert_eq!(w.games(), 10);
+    assert_eq!(rr.wdl(1, 2).unwrap(), w.flipped());
+    let table = rafle_search::report::crosstable(&rr);
+    assert!(table.contains("anchored at random = 0"), "{table}");
+}
+
+#[test]
+fn opening_lists_are_played_in_turn() {
+    let v = Variant::Checkers;
+    let list = "# two openings\n1. 11-15 23-19\n9-13 22-18 # second\n";
+    let openings = rafle_search::arena::parse_openings(v, list).unwrap();
+    assert_eq!(openings.len(), 2);
+    let c = ArenaConfig {
+        openings,
+        opening_plies: 0,
+        ..cfg(6, 0)
+    };
+    let m = play_match(v, &player("greedy", v), &player("random", v), &c);
+    let g = Game::new(v).geometry();
+    let first = |i: usize| rafle_core::notation::move_to_string(&g, &m.games[i].moves[0]);
+    assert_eq!(
+        [first(0), first(1), first(2), first(4)],
+        ["11-15", "11-15", "9-13", "11-15"]
+    );
+    assert_eq!(m.games[2].opening, "list 2 + 0 random plies");
+    for bad in ["11-19 23-19", "", "11-15 11-15"] {
+        assert!(
+            rafle_search::arena::parse_openings(v, bad).is_err(),
+            "{bad:?}"
+        );
+    }
+}
