@@ -17,6 +17,7 @@ pub mod perft;
 pub mod position;
 pub mod rng;
 pub mod svg;
+pub mod text;
 pub mod types;
 pub mod variant;
 
@@ -27,5 +28,6 @@ pub use game::{Counters, EndReason, Game, Outcome};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use position::{Piece, Position};
 pub use svg::{board_svg, SvgOptions};
+pub use text::board_text;
 pub use types::Color;
 pub use variant::{Checkers, English, International, KingKind, Rules, Thai, Variant};
