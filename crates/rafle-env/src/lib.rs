@@ -1,1 +1,29 @@
-//! rafle-env (being written).
+//! rafle-env: the RL view of the rule engine (DESIGN.md "The RL view").
+//!
+//! - [`action`]: the action codec (one action = one step of a move; a
+//!   multi-capture is a chain of steps by the same player), in the mover's frame.
+//! - [`obs`]: the observation planes, float32 `[NUM_PLANES, N, N]`.
+//! - [`env`](mod@env): one game stepped action by action ([`Env`]).
+//! - [`vec_env`]: many games stepped together on rayon, writing straight
+//!   into preallocated ndarray buffers ([`VecEnv`]).
+//! - [`error`]: what can go wrong ([`EnvError`]), never a panic.
+//! - [`bench`](mod@bench): the speed measurement behind `rafle bench env`.
+
+pub mod action;
+pub mod bench;
+pub mod env;
+pub mod error;
+pub mod obs;
+pub mod vec_env;
+
+pub use action::num_actions;
+pub use env::{ActionList, Env, EnvConfig, IllegalActionMode, StepInfo};
+pub use error::{EnvError, VecEnvError};
+pub use obs::{observation_len, observation_shape, NUM_PLANES};
+pub use rafle_core::Variant;
+pub use vec_env::{EpisodeStat, VecEnv};
+
+/// Plies without progress after which the variant's game is drawn.
+pub(crate) fn no_progress_limit(v: Variant) -> usize {
+    rafle_core::with_rules!(v, R => <R as rafle_core::Rules>::NO_PROGRESS_PLIES as usize)
+}

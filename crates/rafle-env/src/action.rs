@@ -1,0 +1,172 @@
+//! The action codec: one action is one step of a move (a quiet move, or one
+//! jump of a capture); a multi-capture is a chain of steps by the same player.
+//!
+//! ```text
+//!   a = (sq * 4 + dir) * R + (dist - 1)          R = N - 1
+//!
+//!   sq    0-based square, in the mover's frame, of the piece that steps
+//!   dir   0 up-left, 1 up-right, 2 down-left, 3 down-right (mover's frame)
+//!   dist  squares travelled along the diagonal, 1..=R
+//!
+//!   num_actions = (N*N/2) * 4 * R  ->  32*4*7 = 896 on 8x8, 50*4*9 = 1800 on 10x10
+//!
+//!   Mover's frame, 8x8 (sq = PDN square - 1, after the half turn for Black):
+//!
+//!        far side (row 0)           0 up-left  1 up-right
+//!       .  0  .  1  .  2  .  3            \   /
+//!       4  .  5  .  6  .  7  .             sq
+//!       .  8  .  9  . 10  . 11            /   \
+//!      ...                          2 down-left  3 down-right
+//!      28  . 29  . 30  . 31  .
+//!        own side (row 7)
+//! ```
+//!
+//! White moves up the board, so White's frame is the board as printed (PDN
+//! square s is sq = s - 1). Black moves down, so Black's frame is the board
+//! turned half a turn: PDN square s becomes N*N/2 + 1 - s and every direction
+//! turns too (up-left <-> down-right, up-right <-> down-left). In its own frame
+//! every player's men move up. Example, 8x8: White 22-18 is sq 21, up-right,
+//! dist 1: a = (21*4 + 1)*7 + 0 = 595. Black 11-15 is, turned, 22-18: also 595.
+//!
+//! Ids whose step would leave the board exist but are never legal.
+
+use rafle_core::{Color, Dir, Geometry, Move, Position, Variant};
+use smallvec::SmallVec;
+use std::sync::LazyLock;
+
+/// Number of action ids of a variant: 896 on 8x8, 1800 on 10x10.
+pub fn num_actions(v: Variant) -> usize {
+    let g = v.geometry();
+    g.squares * 4 * (g.n - 1)
+}
+
+/// The action id of a step, from its parts in the mover's frame
+/// (`sq0` 0-based square, `dir` 0..4, `dist` 1..=N-1; the caller keeps them in range).
+pub fn encode(v: Variant, sq0: usize, dir: usize, dist: usize) -> usize {
+    let r = v.board_size() - 1;
+    (sq0 * 4 + dir) * r + (dist - 1)
+}
+
+/// The parts `(sq0, dir, dist)` of an action id, or `None` when out of range.
+pub fn decode(v: Variant, a: usize) -> Option<(usize, usize, usize)> {
+    if a >= num_actions(v) {
+        return None;
+    }
+    let r = v.board_size() - 1;
+    Some((a / (4 * r), (a / r) % 4, a % r + 1))
+}
+
+/// The step of action `a` for player `side`, as PDN squares `(from, to)` on
+/// the real board; `None` when `a` is out of range or steps off the board.
+pub fn decode_step(v: Variant, side: Color, a: usize) -> Option<(usize, usize)> {
+    let (sq0, dir, dist) = decode(v, a)?;
+    let g = v.geometry();
+    let (from, d) = match side {
+        Color::White => (sq0 + 1, Dir::from_index(dir)),
+        Color::Black => (g.rotate_square(sq0 + 1), Dir::from_index(dir).rotated()),
+    };
+    let mut bb = 1u64 << g.bit_of(from);
+    for _ in 0..dist {
+        bb = g.step(bb, d);
+    }
+    (bb != 0).then(|| (from, g.square_of(bb.trailing_zeros())))
+}
+
+/// The action id of a step of player `side` between two PDN squares, or
+/// `None` when they are not on one diagonal (or out of range).
+pub fn step_action(v: Variant, side: Color, from: usize, to: usize) -> Option<usize> {
+    let g = v.geometry();
+    if from == 0 || to == 0 || from > g.squares || to > g.squares {
+        return None;
+    }
+    let a = tables(v).action(side, g.bit_of(from) as u8, g.bit_of(to) as u8);
+    (a != NO_ACTION).then_some(a as usize)
+}
+
+/// The chain of step actions of a full move of the side to move of `pos`:
+/// one action for a quiet move, one per jump for a capture.
+pub fn move_to_actions(v: Variant, pos: &Position, m: &Move) -> SmallVec<[u16; 20]> {
+    let t = tables(v);
+    let mut from = m.from;
+    let mut out = SmallVec::new();
+    for &to in m.landings() {
+        out.push(t.action(pos.side, from, to));
+        from = to;
+    }
+    out
+}
+
+/// Marks a pair of bits that are not on one diagonal.
+pub(crate) const NO_ACTION: u16 = u16::MAX;
+
+/// Precomputed lookups of one board size, indexed by bit (see rafle_core::board).
+#[derive(Debug)]
+pub(crate) struct Tables {
+    /// `[side][from bit][to bit]` -> action id, or NO_ACTION.
+    action: Vec<[[u16; 64]; 64]>,
+    /// `[from bit][to bit]` -> squares strictly between them on their diagonal.
+    between: Vec<[u64; 64]>,
+    /// `[side][bit]` -> row * N + col of that square in the side's frame.
+    pub(crate) cell: [[u16; 64]; 2],
+}
+
+impl Tables {
+    fn new(g: Geometry) -> Tables {
+        let r = g.n - 1;
+        let mut action = vec![[[NO_ACTION; 64]; 64]; 2];
+        let mut between = vec![[0u64; 64]; 64];
+        let mut cell = [[0u16; 64]; 2];
+        for s in 1..=g.squares {
+            let f = g.bit_of(s) as usize;
+            for (side, frame_sq) in [(0, s), (1, g.rotate_square(s))] {
+                let (row, col) = g.row_col(frame_sq);
+                cell[side][f] = (row * g.n + col) as u16;
+            }
+            for d in Dir::ALL {
+                let mut bb = 1u64 << f;
+                let mut ray = 0u64;
+                for dist in 1..=r {
+                    bb = g.step(bb, d);
+                    if bb == 0 {
+                        break;
+                    }
+                    let t = bb.trailing_zeros() as usize;
+                    between[f][t] = ray;
+                    ray |= bb;
+                    action[0][f][t] = (((s - 1) * 4 + d.index()) * r + dist - 1) as u16;
+                    let fs = g.rotate_square(s);
+                    action[1][f][t] = (((fs - 1) * 4 + d.rotated().index()) * r + dist - 1) as u16;
+                }
+            }
+        }
+        Tables {
+            action,
+            between,
+            cell,
+        }
+    }
+
+    /// Action id of the step `from -> to` (bits) for `side`, or NO_ACTION.
+    #[inline(always)]
+    pub(crate) fn action(&self, side: Color, from: u8, to: u8) -> u16 {
+        self.action[side.index()][from as usize & 63][to as usize & 63]
+    }
+
+    /// Squares strictly between two bits of one diagonal.
+    #[inline(always)]
+    pub(crate) fn between(&self, from: u8, to: u8) -> u64 {
+        self.between[from as usize & 63][to as usize & 63]
+    }
+}
+
+static TABLES_8: LazyLock<Tables> = LazyLock::new(|| Tables::new(Geometry::new(8)));
+static TABLES_10: LazyLock<Tables> = LazyLock::new(|| Tables::new(Geometry::new(10)));
+
+/// The lookup tables of a variant's board.
+pub(crate) fn tables(v: Variant) -> &'static Tables {
+    if v.board_size() == 10 {
+        &TABLES_10
+    } else {
+        &TABLES_8
+    }
+}

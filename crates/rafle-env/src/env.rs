@@ -1,0 +1,514 @@
+//! One game seen step by step: the state between steps of a multi-capture is
+//! kept (same player to act, jumped pieces still on the board), the legal
+//! steps come from the rule engine's full moves (majority rule included), and
+//! the draw rules are rafle-core's (`Counters`, `outcome_of`), so an episode
+//! ends exactly where a `rafle_core::Game` would.
+
+use crate::action::{self, Tables};
+use crate::error::EnvError;
+use crate::obs::{self, ObsBoard};
+use rafle_core::game::outcome_of;
+use rafle_core::{
+    movegen, parse_fen, Color, Counters, EndReason, Move, MoveList, Outcome, Position, Rules,
+    Variant,
+};
+use smallvec::SmallVec;
+
+/// What the env does with a legal-range action that is not a legal step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum IllegalActionMode {
+    /// `step` returns `EnvError::IllegalAction` and the state is unchanged.
+    #[default]
+    Error,
+    /// The player who made it loses at once (reward -1, terminated), as in pgx.
+    Lose,
+}
+
+/// How episodes are set up and cut.
+#[derive(Clone, Debug, Default)]
+pub struct EnvConfig {
+    /// Truncate an episode after this many full moves (plies); None = no limit.
+    /// Checked after each full move, so `Some(0)` acts like `Some(1)`.
+    pub max_plies: Option<u32>,
+    pub illegal: IllegalActionMode,
+    /// Start position (PDN FEN); None = the variant's start position.
+    pub start_fen: Option<String>,
+}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepInfo {
+    /// To the player who acted: +1 win, -1 loss, 0 otherwise (draws, truncation,
+    /// steps inside a chain).
+    pub reward: f32,
+    /// Game over by the rules (win, loss or a rule draw).
+    pub terminated: bool,
+    /// Cut by `max_plies` (never together with `terminated`).
+    pub truncated: bool,
+    /// This step completed a full move (the turn passed or the game ended).
+    pub move_done: bool,
+}
+
+/// Distinct legal step ids. Inline room for 64 covers all but king-rich
+/// 10x10 positions (up to 20 kings x 17 squares of quiet steps).
+pub type ActionList = SmallVec<[u16; 64]>;
+
+/// One game as seen step by step. Clone is cheap enough for search: the only
+/// heap part is the repetition-hash history (at most the no-progress limit
+/// plus one entries, since older positions can never repeat).
+#[derive(Clone, Debug)]
+pub struct Env {
+    variant: Variant,
+    max_plies: Option<u32>,
+    illegal: IllegalActionMode,
+    start: Position,
+    tables: &'static Tables,
+    /// The board before the pending chain (its jumps not yet applied).
+    pos: Position,
+    counters: Counters,
+    /// The repetition window of rafle-core's `Game`: the positions since the
+    /// last capture or man move, the current one last. Its first position is
+    /// kept whole (hashed only when a comparison needs it, which spares the
+    /// hashing after most moves), the later ones as hashes.
+    window_start: Position,
+    hashes: Vec<u64>,
+    /// Times the current position has occurred (1 = first time).
+    occurrences: u8,
+    /// Full moves still consistent with the steps of the pending chain.
+    legal: MoveList,
+    /// Distinct next steps of `legal` (empty once done).
+    actions: ActionList,
+    /// Steps of the pending chain taken so far (0 = no chain).
+    chain_len: u8,
+    /// Start bit and current bit of the piece making the chain.
+    chain_from: u8,
+    chain_at: u8,
+    /// Pieces jumped so far by the pending chain.
+    chain_captured: u64,
+    ply: u32,
+    outcome: Option<Outcome>,
+    truncated: bool,
+    illegal_loss: bool,
+}
+
+impl Env {
+    /// A new env at its start position (`cfg.start_fen`, or the variant's).
+    pub fn new(v: Variant, cfg: EnvConfig) -> Result<Env, EnvError> {
+        let start = match &cfg.start_fen {
+            Some(f) => parse_fen(v, f)?,
+            None => Position::start(v),
+        };
+        Ok(Env::from_position(v, start, cfg))
+    }
+
+    /// A new env that starts (and resets) at `pos`; `cfg.start_fen` is ignored.
+    pub fn from_position(v: Variant, pos: Position, cfg: EnvConfig) -> Env {
+        let mut env = Env {
+            variant: v,
+            max_plies: cfg.max_plies,
+            illegal: cfg.illegal,
+            start: pos,
+            tables: action::tables(v),
+            pos,
+            counters: Counters::default(),
+            window_start: pos,
+            hashes: Vec::new(),
+            occurrences: 1,
+            legal: MoveList::new(),
+            actions: ActionList::new(),
+            chain_len: 0,
+            chain_from: 0,
+            chain_at: 0,
+            chain_captured: 0,
+            ply: 0,
+            outcome: None,
+            truncated: false,
+            illegal_loss: false,
+        };
+        env.reset();
+        env
+    }
+
+    /// Back to the start position.
+    pub fn reset(&mut self) {
+        self.pos = self.start;
+        self.counters =
+            rafle_core::with_rules!(self.variant, R => Counters::initial::<R>(&self.pos));
+        self.window_start = self.pos;
+        self.hashes.clear();
+        // Room for the longest window (the no-progress limit), so that steps
+        // never allocate (a clone starts with less).
+        self.hashes
+            .reserve(crate::no_progress_limit(self.variant) + 1);
+        self.ply = 0;
+        self.truncated = false;
+        self.illegal_loss = false;
+        self.clear_chain();
+        rafle_core::with_rules!(self.variant, R => self.refresh::<R>());
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The acting player (unchanged during a chain).
+    pub fn to_play(&self) -> Color {
+        self.pos.side
+    }
+
+    /// The board with the pending chain NOT yet applied.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// In the middle of a multi-capture.
+    pub fn chain_pending(&self) -> bool {
+        self.chain_len > 0
+    }
+
+    /// Pieces jumped so far by the pending chain (bitboard; 0 without chain).
+    pub fn chain_captured(&self) -> u64 {
+        self.chain_captured
+    }
+
+    /// Bit of the square of the piece that must continue the chain.
+    pub fn chain_square(&self) -> Option<u8> {
+        self.chain_pending().then_some(self.chain_at)
+    }
+
+    /// Full moves (plies) played in this episode.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Draw counters of the current position.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Times the current position has occurred in this episode (1 = first).
+    pub fn occurrences(&self) -> usize {
+        self.occurrences as usize
+    }
+
+    /// The result, once terminated. A loss by an illegal action (mode `Lose`)
+    /// reads as the opponent winning with reason `NoLegalMove`; see
+    /// [`Env::lost_by_illegal_action`].
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn is_terminated(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Terminated or truncated.
+    pub fn is_done(&self) -> bool {
+        self.outcome.is_some() || self.truncated
+    }
+
+    /// The episode ended by an illegal action in mode `Lose`.
+    pub fn lost_by_illegal_action(&self) -> bool {
+        self.illegal_loss
+    }
+
+    /// The legal step ids, ascending; empty when done.
+    pub fn legal_actions(&self) -> SmallVec<[u16; 64]> {
+        let mut a = self.actions.clone();
+        a.sort_unstable();
+        a
+    }
+
+    /// The legal step ids in generation order, without copying; empty when done.
+    pub fn legal_action_ids(&self) -> &[u16] {
+        &self.actions
+    }
+
+    /// Writes the legal mask (true = legal next step) into `out`; all false
+    /// when the episode is done.
+    ///
+    /// # Panics
+    /// If `out.len() != num_actions` (use [`Env::try_write_legal_mask`] to check).
+    pub fn write_legal_mask(&self, out: &mut [bool]) {
+        let na = action::num_actions(self.variant);
+        assert_eq!(out.len(), na, "legal mask buffer length");
+        out.fill(false);
+        for &a in &self.actions {
+            out[a as usize] = true;
+        }
+    }
+
+    /// [`Env::write_legal_mask`] with a length check instead of a panic.
+    pub fn try_write_legal_mask(&self, out: &mut [bool]) -> Result<(), EnvError> {
+        let na = action::num_actions(self.variant);
+        if out.len() != na {
+            return Err(EnvError::BadShape {
+                expected: na,
+                got: out.len(),
+            });
+        }
+        self.write_legal_mask(out);
+        Ok(())
+    }
+
+    /// Writes the observation (see `obs`) into `out`, which it overwrites whole.
+    ///
+    /// # Panics
+    /// If `out.len() != NUM_PLANES * N * N` (use [`Env::try_write_obs`] to check).
+    pub fn write_obs(&self, out: &mut [f32]) {
+        let len = obs::observation_len(self.variant);
+        assert_eq!(out.len(), len, "observation buffer length");
+        let nn = self.variant.board_size().pow(2);
+        self.obs_board().write(self.tables, nn, out);
+    }
+
+    /// [`Env::write_obs`] with a length check instead of a panic.
+    pub fn try_write_obs(&self, out: &mut [f32]) -> Result<(), EnvError> {
+        let len = obs::observation_len(self.variant);
+        if out.len() != len {
+            return Err(EnvError::BadShape {
+                expected: len,
+                got: out.len(),
+            });
+        }
+        self.write_obs(out);
+        Ok(())
+    }
+
+    /// Full moves still consistent with the steps of the pending chain (all
+    /// legal moves when no chain is pending); empty when done.
+    pub fn legal_moves(&self) -> &[Move] {
+        &self.legal
+    }
+
+    /// Would `step(action)` be accepted? Out-of-range ids, finished episodes
+    /// and (in mode `Error`) illegal steps are errors.
+    pub fn check_action(&self, action: i64) -> Result<(), EnvError> {
+        if self.is_done() {
+            return Err(EnvError::EpisodeOver);
+        }
+        let na = action::num_actions(self.variant);
+        if action < 0 || action as u64 >= na as u64 {
+            return Err(EnvError::ActionOutOfRange {
+                action,
+                num_actions: na,
+            });
+        }
+        if self.illegal == IllegalActionMode::Error && !self.actions.contains(&(action as u16)) {
+            return Err(EnvError::IllegalAction {
+                action: action as usize,
+            });
+        }
+        Ok(())
+    }
+
+    /// Plays one step (a quiet move or one jump). On an error the state is unchanged.
+    pub fn step(&mut self, action: usize) -> Result<StepInfo, EnvError> {
+        if self.is_done() {
+            return Err(EnvError::EpisodeOver);
+        }
+        let na = action::num_actions(self.variant);
+        if action >= na {
+            return Err(EnvError::ActionOutOfRange {
+                action: i64::try_from(action).unwrap_or(i64::MAX),
+                num_actions: na,
+            });
+        }
+        let a = action as u16;
+        match self.actions.iter().position(|&x| x == a) {
+            Some(i) => Ok(rafle_core::with_rules!(self.variant, R => self.step_legal::<R>(a, i))),
+            None if self.illegal == IllegalActionMode::Lose => Ok(self.lose_by_illegal_action()),
+            None => Err(EnvError::IllegalAction { action }),
+        }
+    }
+
+    fn lose_by_illegal_action(&mut self) -> StepInfo {
+        self.outcome = Some(Outcome {
+            winner: Some(self.pos.side.opponent()),
+            reason: EndReason::NoLegalMove,
+        });
+        self.illegal_loss = true;
+        self.legal.clear();
+        self.actions.clear();
+        StepInfo {
+            reward: -1.0,
+            terminated: true,
+            truncated: false,
+            move_done: true,
+        }
+    }
+
+    /// The square (bit) the chain's next step starts from, for move `m`.
+    #[inline(always)]
+    fn step_from(&self, m: &Move) -> u8 {
+        match self.chain_len {
+            0 => m.from,
+            k => m.landings()[k as usize - 1],
+        }
+    }
+
+    /// Plays legal step `a`, which is `self.actions[i]`.
+    fn step_legal<R: Rules>(&mut self, a: u16, i: usize) -> StepInfo {
+        if self.chain_len == 0 && !self.legal[0].is_capture() {
+            // Quiet moves: one step each, listed in the same order as `actions`.
+            let m = self.legal[i];
+            return self.finish_move::<R>(&m);
+        }
+        let (t, side, k) = (self.tables, self.pos.side, self.chain_len as usize);
+        let chain_len = self.chain_len;
+        self.legal.retain(|m| {
+            let from = if chain_len == 0 {
+                m.from
+            } else {
+                m.landings()[k - 1]
+            };
+            t.action(side, from, m.landings()[k]) == a
+        });
+        let m0 = self.legal[0];
+        let (from, to) = (self.step_from(&m0), m0.landings()[k]);
+        // A move's path never extends another legal move's path (captures run
+        // to the end), so at most one consistent move ends here.
+        if let Some(m) = self
+            .legal
+            .iter()
+            .find(|m| m.landings().len() == k + 1)
+            .copied()
+        {
+            return self.finish_move::<R>(&m);
+        }
+        if k == 0 {
+            self.chain_from = m0.from;
+        }
+        self.chain_captured |= t.between(from, to) & m0.captured;
+        self.chain_at = to;
+        self.chain_len += 1;
+        self.refresh_actions();
+        StepInfo::default()
+    }
+
+    fn finish_move<R: Rules>(&mut self, m: &Move) -> StepInfo {
+        let actor = self.pos.side;
+        let before = self.pos;
+        self.pos.apply(&R::GEO, m);
+        self.counters = self.counters.next::<R>(&before, m, &self.pos);
+        if self.counters.reversible == 0 {
+            self.window_start = self.pos;
+            self.hashes.clear();
+        } else {
+            self.hashes.push(self.pos.hash());
+        }
+        self.ply += 1;
+        self.clear_chain();
+        self.refresh::<R>();
+        let reward = match self.outcome {
+            Some(Outcome {
+                winner: Some(c), ..
+            }) => {
+                if c == actor {
+                    1.0
+                } else {
+                    -1.0
+                }
+            }
+            _ => 0.0,
+        };
+        if self.outcome.is_none() && self.max_plies.is_some_and(|mp| self.ply >= mp) {
+            self.truncated = true;
+            self.legal.clear();
+            self.actions.clear();
+        }
+        StepInfo {
+            reward,
+            terminated: self.outcome.is_some(),
+            truncated: self.truncated,
+            move_done: true,
+        }
+    }
+
+    fn clear_chain(&mut self) {
+        self.chain_len = 0;
+        self.chain_from = 0;
+        self.chain_at = 0;
+        self.chain_captured = 0;
+    }
+
+    /// Legal moves, repetition count and result of the (new) current position.
+    fn refresh<R: Rules>(&mut self) {
+        movegen::generate::<R>(&self.pos, &mut self.legal);
+        // Same count as rafle_core::Game: the entries of the window at an even
+        // distance from the current one (same side to move) with its hash.
+        let occ = match self.hashes.last() {
+            None => 1,
+            Some(&cur) => {
+                let n = self.hashes.len();
+                let later = self.hashes.iter().rev().step_by(2);
+                later.filter(|&&h| h == cur).count()
+                    + usize::from(n.is_multiple_of(2) && self.window_start.hash() == cur)
+            }
+        };
+        self.occurrences = occ.min(u8::MAX as usize) as u8;
+        self.outcome = outcome_of::<R>(&self.pos, self.legal.len(), &self.counters, occ);
+        if self.outcome.is_some() {
+            self.legal.clear();
+            self.actions.clear();
+        } else {
+            self.refresh_actions();
+        }
+    }
+
+    /// The distinct next steps of the consistent moves.
+    fn refresh_actions(&mut self) {
+        let (t, side) = (self.tables, self.pos.side);
+        self.actions.clear();
+        // Quiet moves are distinct steps; capture paths may share their next step.
+        let dedup = self.legal.first().is_some_and(|m| m.is_capture());
+        for i in 0..self.legal.len() {
+            let m = self.legal[i];
+            let a = t.action(
+                side,
+                self.step_from(&m),
+                m.landings()[self.chain_len as usize],
+            );
+            if !dedup || !self.actions.contains(&a) {
+                self.actions.push(a);
+            }
+        }
+    }
+
+    /// What the observation shows (see `obs` for the planes).
+    pub(crate) fn obs_board(&self) -> ObsBoard {
+        let p = &self.pos;
+        let (own, opp) = (p.own(), p.opp());
+        let (mut own_men, mut own_kings) = (own & !p.kings, own & p.kings);
+        let mut chain_piece = 0;
+        if self.chain_len > 0 {
+            let (from, at) = (1u64 << self.chain_from, 1u64 << self.chain_at);
+            if own_kings & from != 0 {
+                own_kings = (own_kings & !from) | at;
+            } else {
+                own_men = (own_men & !from) | at;
+            }
+            chain_piece = at;
+        }
+        let limit = crate::no_progress_limit(self.variant) as f32;
+        ObsBoard {
+            side: p.side,
+            planes: [
+                own_men,
+                own_kings,
+                opp & !p.kings,
+                opp & p.kings,
+                self.chain_captured,
+                chain_piece,
+            ],
+            constants: [
+                (self.counters.reversible as f32 / limit).min(1.0),
+                (self.occurrences.saturating_sub(1)) as f32 / 2.0,
+            ],
+        }
+    }
+}

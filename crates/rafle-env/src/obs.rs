@@ -1,0 +1,125 @@
+//! Observations: float32 `[NUM_PLANES, N, N]`, in the frame of the player to
+//! act (see `action` for the frame: row 0 is the far side, the player's men
+//! move up; Black's board is turned half a turn). Plane by plane:
+//!
+//! ```text
+//!  plane  holds (1.0 on a square, else 0.0)
+//!    0    own men        the acting player's men
+//!    1    own kings      the acting player's kings
+//!    2    opp men        the opponent's men
+//!    3    opp kings      the opponent's kings
+//!    4    captured       pieces jumped so far by the unfinished capture chain;
+//!                        they stay on the board (also in planes 2/3) until the
+//!                        chain ends, as the rules say
+//!    5    chain piece    the piece that must continue the chain (empty when
+//!                        no chain is pending); during a chain planes 0/1 show
+//!                        it on its current square, not on its start square
+//!    6    no progress    constant plane: plies since the last capture or man
+//!                        move / the variant's limit (100 thai, 80 english and
+//!                        checkers, 50 international), in [0, 1]
+//!    7    repetition     constant plane: (occurrences of the current position
+//!                        - 1) / 2, so 0, 0.5 (seen twice) or 1 (third time)
+//! ```
+//!
+//! Planes 0-5 are non-zero only on dark squares (the light squares of the
+//! N x N grid are never used); keeping the full grid lets a convolution see
+//! the board's real geometry. The constant planes 6 and 7 fill every cell,
+//! light squares included, so they read the same wherever a filter looks.
+//! A chain piece that is a man stays a man in plane 0 until its move ends
+//! (crowning happens when the move is over).
+
+use crate::action::Tables;
+use rafle_core::{Bits, Color, Variant};
+
+/// Number of observation planes (see the table above).
+pub const NUM_PLANES: usize = 8;
+
+/// Index of the first constant plane (no progress); the repetition plane follows.
+pub const CONSTANT_PLANES: usize = 6;
+
+/// Shape `[NUM_PLANES, N, N]` of one observation.
+pub fn observation_shape(v: Variant) -> [usize; 3] {
+    let n = v.board_size();
+    [NUM_PLANES, n, n]
+}
+
+/// Floats in one observation, `NUM_PLANES * N * N`.
+pub fn observation_len(v: Variant) -> usize {
+    let n = v.board_size();
+    NUM_PLANES * n * n
+}
+
+/// What an observation shows, as bitboards of the real board (bit layout of
+/// rafle_core::board) plus the two constants; `side` picks the frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ObsBoard {
+    pub side: Color,
+    /// Bitboards of planes 0..=5, in plane order.
+    pub planes: [u64; 6],
+    /// Values of the constant planes 6 and 7.
+    pub constants: [f32; 2],
+}
+
+impl ObsBoard {
+    /// Calls `f` with the flat index of every 1.0 of planes 0..=5.
+    #[inline(always)]
+    fn for_each_one(&self, t: &Tables, nn: usize, mut f: impl FnMut(usize)) {
+        let cell = &t.cell[self.side.index()];
+        for (p, &bb) in self.planes.iter().enumerate() {
+            for b in Bits(bb) {
+                f(p * nn + cell[b as usize & 63] as usize);
+            }
+        }
+    }
+
+    /// Writes the whole observation into `out` (length NUM_PLANES * nn).
+    pub fn write(&self, t: &Tables, nn: usize, out: &mut [f32]) {
+        out[..CONSTANT_PLANES * nn].fill(0.0);
+        self.for_each_one(t, nn, |i| out[i] = 1.0);
+        for (k, &c) in self.constants.iter().enumerate() {
+            let p = CONSTANT_PLANES + k;
+            out[p * nn..(p + 1) * nn].fill(c);
+        }
+    }
+
+    /// Rewrites `out`, which holds the observation `prev` (`ObsBoard::ZERO`
+    /// for a zeroed buffer), touching only the cells that may change: the 1.0s
+    /// of planes 0..=5 that go (cleared) and come (set), and a constant plane
+    /// only when its value changed.
+    #[inline]
+    pub fn write_over(&self, t: &Tables, nn: usize, out: &mut [f32], prev: &ObsBoard) {
+        let cell_new = &t.cell[self.side.index()];
+        let cell_old = &t.cell[prev.side.index()];
+        let same_frame = self.side == prev.side;
+        for p in 0..CONSTANT_PLANES {
+            let (old, new) = (prev.planes[p], self.planes[p]);
+            // In the same frame only the differences move; otherwise every
+            // cell maps elsewhere.
+            let (gone, come) = if same_frame {
+                (old & !new, new & !old)
+            } else {
+                (old, new)
+            };
+            let plane = &mut out[p * nn..(p + 1) * nn];
+            for b in Bits(gone) {
+                plane[cell_old[b as usize & 63] as usize] = 0.0;
+            }
+            for b in Bits(come) {
+                plane[cell_new[b as usize & 63] as usize] = 1.0;
+            }
+        }
+        for (k, &c) in self.constants.iter().enumerate() {
+            if prev.constants[k].to_bits() != c.to_bits() {
+                let p = CONSTANT_PLANES + k;
+                out[p * nn..(p + 1) * nn].fill(c);
+            }
+        }
+    }
+
+    /// The board of an all-zero buffer.
+    pub const ZERO: ObsBoard = ObsBoard {
+        side: Color::White,
+        planes: [0; 6],
+        constants: [0.0; 2],
+    };
+}

@@ -1,0 +1,229 @@
+//! The action codec, illegal-action modes, out-of-range ids and truncation.
+
+use rafle_core::{parse_fen, Color, EndReason, Game, Position, Variant};
+use rafle_env::action::{decode, decode_step, encode, move_to_actions, step_action};
+use rafle_env::{
+    num_actions, observation_shape, Env, EnvConfig, EnvError, IllegalActionMode, StepInfo,
+    NUM_PLANES,
+};
+
+#[test]
+fn action_counts_and_shapes() {
+    assert_eq!(num_actions(Variant::Checkers), 896);
+    assert_eq!(num_actions(Variant::English), 896);
+    assert_eq!(num_actions(Variant::Thai), 896);
+    assert_eq!(num_actions(Variant::International), 1800);
+    assert_eq!(observation_shape(Variant::Thai), [NUM_PLANES, 8, 8]);
+    assert_eq!(
+        observation_shape(Variant::International),
+        [NUM_PLANES, 10, 10]
+    );
+}
+
+#[test]
+fn encode_decode_round_trip() {
+    for v in Variant::ALL {
+        let na = num_actions(v);
+        let r = v.board_size() - 1;
+        for a in 0..na {
+            let (sq, dir, dist) = decode(v, a).unwrap();
+            assert!(sq < v.num_squares() && dir < 4 && (1..=r).contains(&dist));
+            assert_eq!(encode(v, sq, dir, dist), a);
+            for side in [Color::White, Color::Black] {
+                if let Some((from, to)) = decode_step(v, side, a) {
+                    assert_eq!(step_action(v, side, from, to), Some(a));
+                }
+            }
+        }
+        assert_eq!(decode(v, na), None);
+        assert_eq!(decode_step(v, Color::White, na), None);
+    }
+}
+
+#[test]
+fn the_documented_example() {
+    let v = Variant::Checkers;
+    // White 22-18: sq 21, up-right, one square.
+    assert_eq!(step_action(v, Color::White, 22, 18), Some(595));
+    assert_eq!(encode(v, 21, 1, 1), 595);
+    // Black 11-15 is 22-18 after the half turn.
+    assert_eq!(step_action(v, Color::Black, 11, 15), Some(595));
+    assert_eq!(decode_step(v, Color::Black, 595), Some((11, 15)));
+    assert_eq!(step_action(v, Color::White, 22, 23), None);
+}
+
+#[test]
+fn the_half_turn_maps_black_moves_onto_white_moves() {
+    for v in Variant::ALL {
+        let g = v.geometry();
+        for a in 0..num_actions(v) {
+            let w = decode_step(v, Color::White, a);
+            let b = decode_step(v, Color::Black, a);
+            let turned = w.map(|(f, t)| (g.rotate_square(f), g.rotate_square(t)));
+            assert_eq!(b, turned, "{v} action {a}");
+        }
+    }
+}
+
+#[test]
+fn start_positions_have_men_moving_up_in_the_movers_frame() {
+    // Every first move of either player steps up-left or up-right, one square.
+    for v in Variant::ALL {
+        let mut pos = Position::start(v);
+        for _ in 0..2 {
+            let game = Game::from_position(v, pos);
+            for m in game.legal_moves() {
+                let a = move_to_actions(v, &pos, m);
+                let (_, dir, dist) = decode(v, a[0] as usize).unwrap();
+                assert!(dir < 2 && dist == 1, "{v} {:?}", pos.side);
+            }
+            pos.side = pos.side.opponent();
+        }
+    }
+}
+
+#[test]
+fn out_of_range_ids_are_errors() {
+    for v in Variant::ALL {
+        let mut env = Env::new(v, EnvConfig::default()).unwrap();
+        let na = num_actions(v);
+        for a in [na, na + 1, usize::MAX] {
+            match env.step(a) {
+                Err(EnvError::ActionOutOfRange { num_actions, .. }) => assert_eq!(num_actions, na),
+                other => panic!("{v}: {other:?}"),
+            }
+        }
+        assert!(env.check_action(-1).is_err());
+        assert!(env.try_write_obs(&mut [0.0; 3]).is_err());
+        assert!(env.try_write_legal_mask(&mut [false; 3]).is_err());
+        assert_eq!(env.ply(), 0);
+    }
+}
+
+fn an_illegal_action(env: &Env) -> usize {
+    let ids = env.legal_actions();
+    (0..num_actions(env.variant()))
+        .find(|a| !ids.contains(&(*a as u16)))
+        .unwrap()
+}
+
+#[test]
+fn illegal_action_mode_error_keeps_the_state() {
+    let mut env = Env::new(Variant::Thai, EnvConfig::default()).unwrap();
+    let a = an_illegal_action(&env);
+    let before = env.clone();
+    assert_eq!(env.step(a), Err(EnvError::IllegalAction { action: a }));
+    assert_eq!(env.position(), before.position());
+    assert_eq!(env.legal_actions(), before.legal_actions());
+    assert!(!env.is_done());
+}
+
+#[test]
+fn illegal_action_mode_lose_ends_the_game() {
+    for v in Variant::ALL {
+        let cfg = EnvConfig {
+            illegal: IllegalActionMode::Lose,
+            ..EnvConfig::default()
+        };
+        let mut env = Env::new(v, cfg).unwrap();
+        let actor = env.to_play();
+        let a = an_illegal_action(&env);
+        let info = env.step(a).unwrap();
+        assert_eq!(
+            info,
+            StepInfo {
+                reward: -1.0,
+                terminated: true,
+                truncated: false,
+                move_done: true
+            }
+        );
+        assert_eq!(env.outcome().unwrap().winner, Some(actor.opponent()));
+        assert!(env.lost_by_illegal_action() && env.is_done());
+        let mut mask = vec![true; num_actions(v)];
+        env.write_legal_mask(&mut mask);
+        assert!(mask.iter().all(|&b| !b));
+        assert_eq!(env.step(0), Err(EnvError::EpisodeOver));
+        // Out-of-range ids stay errors in this mode.
+        env.reset();
+        assert!(matches!(
+            env.step(usize::MAX),
+            Err(EnvError::ActionOutOfRange { .. })
+        ));
+        assert!(!env.is_done() && !env.lost_by_illegal_action());
+    }
+}
+
+#[test]
+fn max_plies_truncates() {
+    let cfg = EnvConfig {
+        max_plies: Some(6),
+        ..EnvConfig::default()
+    };
+    let mut env = Env::new(Variant::Checkers, cfg).unwrap();
+    let mut infos = Vec::new();
+    while !env.is_done() {
+        let a = env.legal_actions()[0] as usize;
+        infos.push(env.step(a).unwrap());
+    }
+    assert_eq!(env.ply(), 6);
+    let last = infos.last().unwrap();
+    assert!(last.truncated && !last.terminated && last.reward == 0.0);
+    assert!(infos[..infos.len() - 1].iter().all(|i| !i.truncated));
+    assert!(env.is_truncated() && !env.is_terminated() && env.outcome().is_none());
+    assert!(env.legal_actions().is_empty());
+    assert_eq!(env.step(0), Err(EnvError::EpisodeOver));
+    env.reset();
+    assert!(!env.is_done() && env.ply() == 0);
+}
+
+/// Kings shuffling back and forth: the third occurrence is a rule draw, which
+/// terminates (never truncates) with reward 0, as rafle-core's Game says.
+#[test]
+fn repetition_is_a_terminating_draw() {
+    let v = Variant::Checkers;
+    let fen = "W:WK29:BK4";
+    let mut env = Env::new(
+        v,
+        EnvConfig {
+            start_fen: Some(fen.into()),
+            max_plies: Some(100),
+            ..EnvConfig::default()
+        },
+    )
+    .unwrap();
+    let mut game = Game::from_position(v, parse_fen(v, fen).unwrap());
+    // 29-25, 4-8, 25-29, 8-4: back to the start after four plies.
+    let plies = ["29-25", "4-8", "25-29", "8-4"];
+    let mut last = StepInfo::default();
+    let mut seen_half = false;
+    for k in 0..8 {
+        let m = game.parse_move(plies[k % 4]).unwrap();
+        let acts = move_to_actions(v, game.position(), &m);
+        game.play(&m).unwrap();
+        for a in acts {
+            last = env.step(a as usize).unwrap();
+        }
+        assert_eq!(env.outcome(), game.outcome());
+        let mut obs = vec![0.0; rafle_env::observation_len(v)];
+        env.write_obs(&mut obs);
+        let rep = obs[7 * 64];
+        seen_half |= rep == 0.5;
+        assert_eq!(rep, (env.occurrences() as f32 - 1.0) / 2.0);
+    }
+    assert!(seen_half);
+    let o = env.outcome().expect("drawn by repetition");
+    assert_eq!((o.winner, o.reason), (None, EndReason::Repetition));
+    assert!(last.terminated && !last.truncated && last.reward == 0.0);
+}
+
+#[test]
+fn bad_fen_is_an_error() {
+    let cfg = EnvConfig {
+        start_fen: Some("W:W99".into()),
+        ..EnvConfig::default()
+    };
+    let e = Env::new(Variant::Checkers, cfg).unwrap_err();
+    assert!(matches!(e, EnvError::Fen(_)));
+    assert!(!e.to_string().contains('\n'));
+}
