@@ -1,1 +1,23 @@
-//! rafle-py (being written).
+//! rafle-py: the pyo3 bindings behind the `rafle` Python package.
+//!
+//! Conversion code only: the rules live in rafle-core, the batched
+//! environment in rafle-env. Every bad input becomes a `ValueError` with a
+//! one-line reason. The pure-Python package (`python/rafle/`) re-exports these
+//! classes and adds the Gymnasium and PettingZoo adapters.
+
+mod errors;
+mod game;
+mod vec_env;
+
+use pyo3::prelude::*;
+use rafle_core::Variant;
+
+/// The compiled module `rafle._rafle`.
+#[pymodule]
+fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    m.add("VARIANTS", pyo3::types::PyTuple::new(m.py(), names)?)?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<vec_env::VecEnv>()?;
+    Ok(())
+}

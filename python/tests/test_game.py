@@ -1,0 +1,184 @@
+"""rafle.Game, table-driven over the variants."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+
+import rafle
+
+# Published perft numbers of the start positions (same sources as
+# crates/rafle-core/tests/perft.rs), first depths only.
+PERFT = {
+    "thai": [7, 49, 392, 3136],
+    "international": [9, 81, 658, 4265],
+    "english": [7, 49, 302, 1469],
+    "checkers": [7, 49, 302, 1469],
+}
+FIRST = {"thai": "black", "international": "white", "english": "black", "checkers": "black"}
+# A position given by FEN, one legal move in it, and whether it ends the game.
+FEN_MOVE = {
+    "thai": ("W:W18:B14", "18x9", True),  # forward capture of the last piece
+    "international": ("W:W31-50:B1-20", "32-28", False),
+    "english": ("B:W18:B14", "14x23", True),
+    "checkers": ("B:W18,27:B14", "14x23x32", True),  # a double jump
+}
+BAD_FENS = ["", "X:W1:B2", "W:W1,1:B2", "W:W99:B2", "W:Wfoo:B2", "hello"]
+MALFORMED_MOVES = ["", "abc", "12", "12-", "-12", "12--16", "0-5", "12-999", "12-16x20"]
+
+variants = pytest.mark.parametrize("variant", rafle.VARIANTS)
+
+
+def test_variants_listed() -> None:
+    assert set(rafle.VARIANTS) >= {"thai", "international", "english", "checkers"}
+
+
+@variants
+def test_start_position(variant: str) -> None:
+    g = rafle.Game(variant)
+    assert g.variant == variant
+    assert g.turn == FIRST[variant]
+    assert g.ply == 0 and not g.is_over()
+    assert g.result() is None and g.result_reason() is None
+    moves = g.legal_moves()
+    assert len(moves) == PERFT[variant][0] == len(set(moves))
+    assert all("-" in m for m in moves)
+    assert rafle.Game(variant, fen=g.fen()).fen() == g.fen()
+
+
+@variants
+def test_perft(variant: str) -> None:
+    g = rafle.Game(variant)
+    assert [g.perft(d) for d in range(1, 5)] == PERFT[variant]
+
+
+@variants
+def test_play_undo(variant: str) -> None:
+    g = rafle.Game(variant)
+    start = g.fen()
+    first = g.legal_moves()[0]
+    g.play(first)
+    assert g.turn != FIRST[variant] and g.ply == 1 and g.history() == [first]
+    assert g.fen() != start
+    assert g.undo() == first
+    assert g.fen() == start and g.history() == []
+    with pytest.raises(ValueError, match="undo"):
+        g.undo()
+
+
+@variants
+def test_fen_and_capture(variant: str) -> None:
+    fen, move, over = FEN_MOVE[variant]
+    g = rafle.Game(variant, fen=fen)
+    assert move in g.legal_moves()
+    g.play(move)
+    assert g.is_over() == over
+    if over:
+        assert g.result() == ("white" if fen[0] == "W" else "black")
+        assert g.result_reason() == "no legal move"
+
+
+@variants
+@pytest.mark.parametrize("fen", BAD_FENS)
+def test_bad_fen_raises(variant: str, fen: str) -> None:
+    with pytest.raises(ValueError):
+        rafle.Game(variant, fen=fen)
+
+
+def test_unknown_variant() -> None:
+    with pytest.raises(ValueError, match="unknown variant"):
+        rafle.Game("chess")
+
+
+@variants
+@pytest.mark.parametrize("move", MALFORMED_MOVES)
+def test_malformed_move_raises(variant: str, move: str) -> None:
+    g = rafle.Game(variant)
+    with pytest.raises(ValueError):
+        g.play(move)
+    assert g.ply == 0
+
+
+@variants
+def test_illegal_move_raises(variant: str) -> None:
+    g = rafle.Game(variant)
+    with pytest.raises(ValueError, match="illegal"):
+        g.play("1-5")  # a back-rank man cannot move onto its own piece
+    assert g.ply == 0
+
+
+def random_game(variant: str, seed: int, max_plies: int = 400) -> rafle.Game:
+    rng = random.Random(seed)
+    g = rafle.Game(variant)
+    while not g.is_over() and g.ply < max_plies:
+        g.play(rng.choice(g.legal_moves()))
+    return g
+
+
+@variants
+def test_random_games_end_with_a_result(variant: str) -> None:
+    ended = 0
+    for seed in range(6):
+        g = random_game(variant, seed)
+        if not g.is_over():
+            continue
+        ended += 1
+        assert g.result() in ("white", "black", "draw")
+        assert g.result_reason()
+        if g.result_reason() == "no legal move":
+            assert g.result() != g.turn  # the side to move lost
+        assert g.legal_moves() == []
+        with pytest.raises(ValueError, match="over"):
+            g.play("1-5")
+    assert ended > 0
+
+
+@variants
+def test_pickle_and_copy_keep_history(variant: str) -> None:
+    g = random_game(variant, seed=1, max_plies=30)
+    for h in (pickle.loads(pickle.dumps(g)), g.copy(), copy.copy(g), copy.deepcopy(g)):
+        assert h.fen() == g.fen() and h.history() == g.history() and h.ply == g.ply
+        h.undo()
+        assert h.ply == g.ply - 1 and g.ply == 30  # independent of g
+    again = pickle.loads(pickle.dumps(random_game(variant, seed=2)))
+    assert again.is_over() == random_game(variant, seed=2).is_over()
+
+
+@variants
+def test_pickle_keeps_start_fen(variant: str) -> None:
+    fen, move, _ = FEN_MOVE[variant]
+    g = rafle.Game(variant, fen=fen)
+    g.play(move)
+    h = pickle.loads(pickle.dumps(g, protocol=0))
+    assert h.fen() == g.fen() and h.result() == g.result()
+    h.undo()
+    assert h.fen() == rafle.Game(variant, fen=fen).fen()
+
+
+@variants
+def test_text_repr(variant: str) -> None:
+    g = rafle.Game(variant)
+    text = repr(g)
+    assert g.fen() in text and variant in text
+    n = 10 if variant == "international" else 8
+    assert len(text.splitlines()) >= n
+
+
+@variants
+def test_svg(variant: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    g = rafle.Game(variant)
+    g.play(g.legal_moves()[0])
+    svg = g.to_svg(320)
+    assert g._repr_svg_().startswith("<svg")
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg") and root.get("width") == "320"
+    pieces = sum(len(side.split(",")) for side in g.fen().split(":")[1:])
+    circles = [e for e in root.iter() if e.tag.endswith("circle")]
+    assert len(circles) == pieces  # one circle per piece
+    with pytest.raises(ValueError):
+        g.to_svg(1)

@@ -1,0 +1,37 @@
+"""The .pyi stubs match the compiled module (mypy.stubtest compares names,
+signatures and kinds against the runtime objects)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rafle
+
+PACKAGE_ROOT = Path(rafle.__file__).resolve().parent.parent
+
+
+def test_stubs_match_compiled_module() -> None:
+    pytest.importorskip("mypy")
+    assert (Path(rafle.__file__).parent / "py.typed").exists()
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "rafle._rafle", "--mypy-config-file", ""],
+        cwd=PACKAGE_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_stubs_name_every_public_runtime_attribute() -> None:
+    import rafle._rafle as compiled
+
+    stub = (Path(compiled.__file__).parent / "_rafle.pyi").read_text()
+    for cls in (compiled.Game, compiled.VecEnv):
+        for name in dir(cls):
+            if not name.startswith("__"):
+                assert f"def {name}(" in stub, f"{cls.__name__}.{name} missing from the stub"
