@@ -7,7 +7,11 @@ mod cli;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
-#[command(name = "rafle", version, about = "Draughts rule engine, batched environment and self-play trainer")]
+#[command(
+    name = "rafle",
+    version,
+    about = "Draughts rule engine, batched environment and self-play trainer"
+)]
 struct Args {
     #[command(subcommand)]
     command: Command,
@@ -23,6 +27,12 @@ enum Command {
     Show(cli::show::ShowArgs),
     /// Measure speeds (perft, environment).
     Bench(cli::bench::BenchArgs),
+    /// Play matches or a round robin between players; Elo, SPRT and PDN.
+    Eval(cli::eval::EvalArgs),
+    /// Train a network by self-play (Gumbel AlphaZero).
+    Train(cli::train::TrainArgs),
+    /// Plot a run's metrics as PNG curves.
+    Plot(cli::plot::PlotArgs),
 }
 
 fn run(cmd: Command) -> anyhow::Result<()> {
@@ -31,6 +41,9 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Moves(a) => cli::moves::run(a),
         Command::Show(a) => cli::show::run(a),
         Command::Bench(a) => cli::bench::run(a),
+        Command::Eval(a) => cli::eval::run(a),
+        Command::Train(a) => cli::train::run(a),
+        Command::Plot(a) => cli::plot::run(a),
     }
 }
 
@@ -43,12 +56,25 @@ fn main() {
                 || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             {
                 let _ = e.print();
-                std::process::exit(if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 });
+                std::process::exit(
+                    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                        2
+                    } else {
+                        0
+                    },
+                );
             }
-            // One line: clap's first line names the bad argument.
+            // One line: clap's message up to its usage block (a missing
+            // argument is named on the indented lines after the first).
             let msg = e.to_string();
-            let first = msg.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{first} (see rafle --help)");
+            let line = msg
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            eprintln!("{line} (see rafle --help)");
             std::process::exit(2);
         }
     };

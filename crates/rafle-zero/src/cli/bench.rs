@@ -1,5 +1,7 @@
 //! `rafle bench perft [--variant V] [--depth D]`: nodes per second.
-//! Other benchmarks (`env`, ...) are added as further `BenchKind`s.
+//! `rafle bench env [--variant V] [--envs 4096] [--threads 1,2] [--steps N]`:
+//! VecEnv steps per second (measured by `rafle_env::bench`).
+//! Other benchmarks are added as further `BenchKind`s.
 
 use clap::{Args, Subcommand};
 use rafle_core::{Position, Variant};
@@ -22,6 +24,22 @@ pub enum BenchKind {
         #[arg(long)]
         depth: Option<u32>,
     },
+    /// VecEnv steps per second with the built-in random sampler, observations
+    /// and masks written every step; bytes written per second against memcpy.
+    Env {
+        /// One variant (all four if omitted).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Number of games stepped together.
+        #[arg(long, default_value_t = 4096)]
+        envs: usize,
+        /// Thread counts to measure, comma separated.
+        #[arg(long, default_value = "1,2")]
+        threads: String,
+        /// Batched steps (VecEnv::step calls) timed per measurement.
+        #[arg(long, default_value_t = 300)]
+        steps: usize,
+    },
 }
 
 fn default_depth(v: Variant) -> u32 {
@@ -40,16 +58,70 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
                 Some(v) => vec![super::variant(&v)?],
                 None => Variant::ALL.to_vec(),
             };
-            println!("{:<14} {:>5} {:>14} {:>9} {:>14}", "variant", "depth", "leaves", "seconds", "leaves/s");
+            println!(
+                "{:<14} {:>5} {:>14} {:>9} {:>14}",
+                "variant", "depth", "leaves", "seconds", "leaves/s"
+            );
             for v in variants {
                 let d = depth.unwrap_or(default_depth(v));
                 let pos = Position::start(v);
                 let t = Instant::now();
                 let n = rafle_core::perft::perft_variant(v, &pos, d);
                 let s = t.elapsed().as_secs_f64();
-                println!("{:<14} {:>5} {:>14} {:>9.3} {:>14.3e}", v.name(), d, n, s, n as f64 / s);
+                println!(
+                    "{:<14} {:>5} {:>14} {:>9.3} {:>14.3e}",
+                    v.name(),
+                    d,
+                    n,
+                    s,
+                    n as f64 / s
+                );
             }
         }
+        BenchKind::Env {
+            variant,
+            envs,
+            threads,
+            steps,
+        } => env_bench::run(variant.as_deref(), envs, &threads, steps)?,
     }
     Ok(())
+}
+
+/// `rafle bench env`: one line per variant and thread count.
+mod env_bench {
+    use anyhow::{bail, Context};
+    use rafle_core::Variant;
+
+    pub fn run(
+        variant: Option<&str>,
+        envs: usize,
+        threads: &str,
+        steps: usize,
+    ) -> anyhow::Result<()> {
+        let variants = match variant {
+            Some(v) => vec![super::super::variant(v)?],
+            None => Variant::ALL.to_vec(),
+        };
+        let threads: Vec<usize> = threads
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse::<usize>()
+                    .with_context(|| format!("--threads: {t:?} is not a number"))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        if envs == 0 || steps == 0 || threads.contains(&0) {
+            bail!("--envs, --steps and --threads must be positive");
+        }
+        println!("{}", rafle_env::bench::EnvBench::HEADER);
+        for v in variants {
+            for &k in &threads {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(k).build()?;
+                let b = pool.install(|| rafle_env::bench::measure(v, envs, steps))?;
+                println!("{b}");
+            }
+        }
+        Ok(())
+    }
 }

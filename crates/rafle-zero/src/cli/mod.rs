@@ -1,9 +1,12 @@
 //! Subcommands of the `rafle` binary, one module each.
 
 pub mod bench;
+pub mod eval;
 pub mod moves;
 pub mod perft;
+pub mod plot;
 pub mod show;
+pub mod train;
 
 use rafle_core::{parse_fen, Game, Position, Variant};
 

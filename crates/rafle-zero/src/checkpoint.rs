@@ -1,0 +1,151 @@
+//! Checkpoints in a run folder, each file written to a temporary name and
+//! renamed into place (a kill never leaves a half-written file):
+//!
+//! ```text
+//! RUN_DIR/latest.safetensors   network weights (VarStore names, see net.rs)
+//! RUN_DIR/latest.json          Metadata: config, step, variant, network shape
+//! RUN_DIR/optimizer.safetensors optimiser moments
+//! RUN_DIR/replay.bin           replay buffer
+//! RUN_DIR/latest.probe.safetensors  a few observations and the network's
+//!                              outputs on them (`obs`, `policy_logits`,
+//!                              `wdl_logits`), so any reimplementation
+//!                              (python/rafle/model.py) can check itself
+//! ```
+//!
+//! The metadata is renamed last: it names the step the other files belong to.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use rafle_env::{Env, EnvConfig};
+use serde::{Deserialize, Serialize};
+use tch::{Device, Tensor};
+
+use crate::config::Config;
+use crate::net::{Net, NetShape};
+use crate::optim::Optimizer;
+use crate::replay::Replay;
+
+pub const WEIGHTS: &str = "latest.safetensors";
+pub const META: &str = "latest.json";
+pub const OPTIMIZER: &str = "optimizer.safetensors";
+pub const REPLAY: &str = "replay.bin";
+pub const PROBE: &str = "latest.probe.safetensors";
+/// Positions in the probe file.
+pub const PROBE_POSITIONS: usize = 4;
+
+/// What `latest.json` holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Metadata {
+    pub variant: String,
+    pub shape: NetShape,
+    /// Training steps taken.
+    pub step: u64,
+    /// Iterations completed.
+    pub iteration: u64,
+    /// Self-play games finished.
+    pub games: u64,
+    /// Training positions generated.
+    pub positions: u64,
+    /// Wall time of the run so far, seconds.
+    pub elapsed_s: f64,
+    pub config: Config,
+}
+
+/// Writes `bytes`-producing `write` to `path` through a temporary file.
+fn atomic(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    // Keep the extension last: tch picks the format from it.
+    let tmp = path.with_file_name(format!(".tmp-{name}"));
+    write(&tmp)?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+}
+
+/// Saves everything a resume needs into `dir`.
+pub fn save(
+    dir: &Path,
+    net: &Net,
+    opt: &Optimizer,
+    replay: Option<&Replay>,
+    meta: &Metadata,
+) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    atomic(&dir.join(WEIGHTS), |p| {
+        net.vs
+            .save(p)
+            .with_context(|| format!("cannot write {}", p.display()))
+    })?;
+    atomic(&dir.join(OPTIMIZER), |p| opt.save(p))?;
+    if let Some(r) = replay {
+        atomic(&dir.join(REPLAY), |p| r.save(p))?;
+    }
+    atomic(&dir.join(PROBE), |p| write_probe(net, p))?;
+    atomic(&dir.join(META), |p| {
+        let text = serde_json::to_string_pretty(meta)?;
+        std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))
+    })
+}
+
+/// The metadata file next to a weights file (`X.safetensors` -> `X.json`).
+pub fn meta_path(weights: &Path) -> PathBuf {
+    weights.with_extension("json")
+}
+
+pub fn read_meta(path: &Path) -> Result<Metadata> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read checkpoint metadata {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not rafle checkpoint metadata", path.display()))
+}
+
+/// Loads a network from a weights file and its metadata.
+pub fn load_net(weights: &Path, device: Device) -> Result<(Net, Metadata)> {
+    if !weights.is_file() {
+        bail!("model file {} not found", weights.display());
+    }
+    let meta = read_meta(&meta_path(weights))?;
+    let mut net = Net::new(meta.shape.clone(), device, 0);
+    net.vs
+        .load(weights)
+        .with_context(|| format!("cannot load weights {}", weights.display()))?;
+    Ok((net, meta))
+}
+
+/// Observations of the start position and of the positions after the first
+/// few steps (step i plays legal action i mod count), back to back.
+pub fn probe_obs(net: &Net) -> Result<Vec<f32>> {
+    let v = net.shape.variant()?;
+    let mut env = Env::new(v, EnvConfig::default())?;
+    let len = net.shape.obs_len();
+    let mut obs = vec![0f32; PROBE_POSITIONS * len];
+    for i in 0..PROBE_POSITIONS {
+        env.write_obs(&mut obs[i * len..(i + 1) * len]);
+        let legal = env.legal_action_ids();
+        if legal.is_empty() {
+            env.reset();
+        } else {
+            let a = legal[i % legal.len()];
+            env.step(a as usize)?;
+        }
+    }
+    Ok(obs)
+}
+
+fn write_probe(net: &Net, path: &Path) -> Result<()> {
+    let s = &net.shape;
+    let obs = probe_obs(net)?;
+    let x = Tensor::from_slice(&obs).view([
+        PROBE_POSITIONS as i64,
+        s.planes as i64,
+        s.board as i64,
+        s.board as i64,
+    ]);
+    let (p, w) = tch::no_grad(|| net.forward(&x.to_device(net.device()), false));
+    let (p, w) = (p.to_device(Device::Cpu), w.to_device(Device::Cpu));
+    Tensor::write_safetensors(
+        &[("obs", &x), ("policy_logits", &p), ("wdl_logits", &w)],
+        path,
+    )
+    .with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,353 @@
+//! The run configuration: one TOML file (see `configs/`), one struct per
+//! section. Every field is documented here; unknown fields are errors
+//! (serde `deny_unknown_fields`) and [`Config::validate`] names the field of
+//! any out-of-range value.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use rafle_core::Variant;
+use serde::{Deserialize, Serialize};
+
+/// A whole training run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub run: RunConfig,
+    pub net: NetConfig,
+    pub search: SearchConfig,
+    pub selfplay: SelfPlayConfig,
+    pub train: TrainConfig,
+    pub eval: EvalConfig,
+}
+
+/// What to train and where to write it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// Variant name: thai, international, english or checkers.
+    pub variant: String,
+    /// Run folder: checkpoints (`latest.safetensors` + `latest.json`),
+    /// `metrics.csv` and plots are written here.
+    pub out_dir: String,
+    /// Seed of every random choice (self-play, search noise, sampling).
+    pub seed: u64,
+    /// `auto` (CUDA when present, else CPU), `cpu` or `cuda`.
+    #[serde(default = "default_device")]
+    pub device: String,
+    /// Number type of batched self-play inference: `f32`, `bf16`, or `auto`
+    /// (bf16 on CUDA and on CPUs with AMX or AVX-512 BF16, where large
+    /// batches run several times faster; f32 elsewhere). Training and the
+    /// arena player (one position at a time) always use f32.
+    #[serde(default = "default_inference")]
+    pub inference_dtype: String,
+    /// Intra-op threads of torch on CPU; 0 keeps torch's default.
+    #[serde(default)]
+    pub torch_threads: usize,
+    /// Number of iterations (self-play chunk + training steps).
+    pub iterations: u64,
+    /// Stop after this many minutes even if iterations remain (0 = no limit).
+    #[serde(default)]
+    pub time_limit_min: f64,
+    /// Write a checkpoint every this many iterations (and always at the end).
+    pub checkpoint_every: u64,
+}
+
+fn default_device() -> String {
+    "auto".into()
+}
+
+fn default_inference() -> String {
+    "auto".into()
+}
+
+/// Network shape: a residual trunk and two heads.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NetConfig {
+    /// Residual blocks in the trunk (two 3x3 convolutions each).
+    pub blocks: usize,
+    /// Channels of the trunk.
+    pub channels: usize,
+    /// 1x1 channels feeding the fully connected policy layer.
+    pub policy_channels: usize,
+    /// Hidden units of the value head.
+    pub value_hidden: usize,
+}
+
+/// Tree search used by self-play (and by the model player in the arena).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SearchConfig {
+    /// `gumbel` (Gumbel AlphaZero, Danihelka et al. 2022) or `puct`.
+    pub algorithm: String,
+    /// Simulations of a full search (its result becomes a policy target).
+    pub simulations: usize,
+    /// Simulations of a fast search (playout cap randomisation); equal to
+    /// `simulations` to switch the cap off.
+    pub fast_simulations: usize,
+    /// Probability that a move gets the full search (KataGo's p).
+    pub full_search_prob: f64,
+    /// Gumbel: actions sampled at the root (top-m) for Sequential Halving.
+    pub gumbel_m: usize,
+    /// Gumbel: c_visit of sigma(q) = (c_visit + max N) * c_scale * q.
+    pub c_visit: f64,
+    /// Gumbel: c_scale of sigma(q).
+    pub c_scale: f64,
+    /// PUCT: exploration constant.
+    pub c_puct: f64,
+    /// PUCT: Dirichlet alpha of the root noise in self-play.
+    pub dirichlet_alpha: f64,
+    /// PUCT: weight of the root noise.
+    pub dirichlet_frac: f64,
+    /// PUCT: moves sampled in proportion to visits for the first this many
+    /// plies of a self-play game, argmax after.
+    pub temperature_plies: u32,
+}
+
+/// Batched self-play.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SelfPlayConfig {
+    /// Games advanced in lockstep; their leaves form one network batch.
+    pub parallel_games: usize,
+    /// New training positions collected per iteration.
+    pub positions_per_iteration: usize,
+    /// A game is cut (scored as a draw) after this many plies.
+    pub max_plies: u32,
+}
+
+/// Optimisation.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Positions per training batch.
+    pub batch_size: usize,
+    /// Average number of times each new position is trained on: each
+    /// iteration runs `positions_per_iteration * sample_reuse / batch_size` steps.
+    pub sample_reuse: f64,
+    /// Replay buffer size in positions (oldest dropped first).
+    pub replay_window: usize,
+    /// No training until the buffer holds this many positions.
+    pub min_replay: usize,
+    /// `adam` (decoupled weight decay, AdamW) or `sgd` (momentum).
+    pub optimizer: String,
+    /// Peak learning rate.
+    pub lr: f64,
+    /// `constant` or `cosine` (from `lr` down to `lr * lr_final_frac`).
+    pub lr_schedule: String,
+    /// Final learning rate as a fraction of `lr` (cosine schedule).
+    pub lr_final_frac: f64,
+    /// Linear warm-up steps.
+    pub warmup_steps: u64,
+    /// Weight decay (L2 for sgd, decoupled for adam).
+    pub weight_decay: f64,
+    /// SGD momentum.
+    pub momentum: f64,
+    /// Weight of the value loss against the policy loss.
+    pub value_loss_weight: f64,
+}
+
+/// Periodic evaluation in the arena.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EvalConfig {
+    /// Evaluate every this many iterations (0 = only at the end).
+    pub every: u64,
+    /// Games per opponent in a periodic evaluation.
+    pub games: usize,
+    /// Games per opponent in the final evaluation (0 = skip it).
+    pub final_games: usize,
+    /// Arena player specs (`random`, `greedy`, `alphabeta:4`, ...).
+    pub opponents: Vec<String>,
+    /// Simulations of the model player (0 = play the policy's argmax).
+    pub simulations: usize,
+}
+
+impl Config {
+    /// Reads and validates a TOML file.
+    pub fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config {}", path.display()))?;
+        Config::parse(&text).with_context(|| format!("config {}", path.display()))
+    }
+
+    /// Parses and validates TOML text.
+    pub fn parse(text: &str) -> Result<Config> {
+        let cfg: Config = toml::from_str(text).map_err(|e| {
+            // toml's message spans several lines (source excerpt); keep it on one.
+            let msg = e.message().to_string();
+            match e.span() {
+                Some(s) => {
+                    let before = &text[..s.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    match field_at(text, line) {
+                        Some(field) => anyhow::anyhow!("{field}: {msg} (line {line})"),
+                        None => anyhow::anyhow!("{msg} (line {line})"),
+                    }
+                }
+                None => anyhow::anyhow!("{msg}"),
+            }
+        })?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// The TOML text of this configuration.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a Config always serialises")
+    }
+
+    /// The variant named by `run.variant`.
+    pub fn variant(&self) -> Result<Variant> {
+        self.run
+            .variant
+            .parse::<Variant>()
+            .map_err(|e| anyhow::anyhow!("run.variant: {e}"))
+    }
+
+    /// Checks every value; the error names the field.
+    pub fn validate(&self) -> Result<()> {
+        self.variant()?;
+        check(
+            matches!(self.run.device.as_str(), "auto" | "cpu" | "cuda"),
+            "run.device",
+            "auto, cpu or cuda",
+        )?;
+        check(!self.run.out_dir.is_empty(), "run.out_dir", "not empty")?;
+        check(
+            matches!(self.run.inference_dtype.as_str(), "auto" | "f32" | "bf16"),
+            "run.inference_dtype",
+            "auto, f32 or bf16",
+        )?;
+        check(self.run.iterations >= 1, "run.iterations", ">= 1")?;
+        check(
+            self.run.checkpoint_every >= 1,
+            "run.checkpoint_every",
+            ">= 1",
+        )?;
+        check(
+            self.run.time_limit_min >= 0.0 && self.run.time_limit_min.is_finite(),
+            "run.time_limit_min",
+            ">= 0",
+        )?;
+        check(self.net.blocks <= 64, "net.blocks", "<= 64")?;
+        check(
+            (1..=1024).contains(&self.net.channels),
+            "net.channels",
+            "in 1..=1024",
+        )?;
+        check(self.net.policy_channels >= 1, "net.policy_channels", ">= 1")?;
+        check(self.net.value_hidden >= 1, "net.value_hidden", ">= 1")?;
+        let s = &self.search;
+        check(
+            matches!(s.algorithm.as_str(), "gumbel" | "puct"),
+            "search.algorithm",
+            "gumbel or puct",
+        )?;
+        check(s.simulations >= 1, "search.simulations", ">= 1")?;
+        check(
+            s.fast_simulations >= 1 && s.fast_simulations <= s.simulations,
+            "search.fast_simulations",
+            "in 1..=search.simulations",
+        )?;
+        check(
+            (0.0..=1.0).contains(&s.full_search_prob) && s.full_search_prob > 0.0,
+            "search.full_search_prob",
+            "in (0, 1]",
+        )?;
+        check(s.gumbel_m >= 1, "search.gumbel_m", ">= 1")?;
+        check(s.c_visit >= 0.0, "search.c_visit", ">= 0")?;
+        check(s.c_scale > 0.0, "search.c_scale", "> 0")?;
+        check(s.c_puct > 0.0, "search.c_puct", "> 0")?;
+        check(s.dirichlet_alpha > 0.0, "search.dirichlet_alpha", "> 0")?;
+        check(
+            (0.0..=1.0).contains(&s.dirichlet_frac),
+            "search.dirichlet_frac",
+            "in [0, 1]",
+        )?;
+        let p = &self.selfplay;
+        check(p.parallel_games >= 1, "selfplay.parallel_games", ">= 1")?;
+        check(
+            p.positions_per_iteration >= 1,
+            "selfplay.positions_per_iteration",
+            ">= 1",
+        )?;
+        check(p.max_plies >= 1, "selfplay.max_plies", ">= 1")?;
+        let t = &self.train;
+        check(t.batch_size >= 1, "train.batch_size", ">= 1")?;
+        check(t.sample_reuse > 0.0, "train.sample_reuse", "> 0")?;
+        check(
+            t.replay_window >= t.batch_size,
+            "train.replay_window",
+            ">= train.batch_size",
+        )?;
+        check(
+            t.min_replay >= t.batch_size && t.min_replay <= t.replay_window,
+            "train.min_replay",
+            "in train.batch_size..=train.replay_window",
+        )?;
+        check(
+            matches!(t.optimizer.as_str(), "adam" | "sgd"),
+            "train.optimizer",
+            "adam or sgd",
+        )?;
+        check(t.lr > 0.0 && t.lr.is_finite(), "train.lr", "> 0")?;
+        check(
+            matches!(t.lr_schedule.as_str(), "constant" | "cosine"),
+            "train.lr_schedule",
+            "constant or cosine",
+        )?;
+        check(
+            (0.0..=1.0).contains(&t.lr_final_frac),
+            "train.lr_final_frac",
+            "in [0, 1]",
+        )?;
+        check(t.weight_decay >= 0.0, "train.weight_decay", ">= 0")?;
+        check(
+            (0.0..1.0).contains(&t.momentum),
+            "train.momentum",
+            "in [0, 1)",
+        )?;
+        check(
+            t.value_loss_weight >= 0.0,
+            "train.value_loss_weight",
+            ">= 0",
+        )?;
+        let e = &self.eval;
+        check(
+            e.games.is_multiple_of(2) && e.final_games.is_multiple_of(2),
+            "eval.games",
+            "even (each opening is played with both colours)",
+        )?;
+        let v = self.variant()?;
+        for spec in &e.opponents {
+            rafle_search::parse_player(spec, v)
+                .map_err(|err| anyhow::anyhow!("eval.opponents: {err}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// `section.key` of a `key = value` line (1-based) of a TOML text.
+fn field_at(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let key = lines.get(line - 1)?.split_once('=')?.0.trim();
+    let section = lines[..line - 1]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim());
+    Some(match section {
+        Some(s) => format!("{s}.{key}"),
+        None => key.to_string(),
+    })
+}
+
+fn check(ok: bool, field: &str, want: &str) -> Result<()> {
+    if !ok {
+        bail!("{field} must be {want}");
+    }
+    Ok(())
+}

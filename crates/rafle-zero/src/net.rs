@@ -1,0 +1,289 @@
+//! The policy/value network (tch).
+//!
+//! ```text
+//! obs [B, C, N, N] (rafle-env planes, mover's frame)
+//!   stem   conv3x3(C -> ch) - BN - ReLU
+//!   blocks x `blocks`: conv3x3 - BN - ReLU - conv3x3 - BN, + skip, ReLU
+//!   policy conv1x1(ch -> pc) - BN - ReLU - flatten - linear(pc*N*N -> A)   logits [B, A]
+//!   value  conv1x1(ch -> 2)  - BN - ReLU - flatten - linear(2*N*N -> h)
+//!          - ReLU - linear(h -> 3)                                        WDL logits [B, 3]
+//! ```
+//!
+//! A = `rafle_env::num_actions(variant)` step actions. WDL is ordered
+//! (win, draw, loss) for the player to act; the scalar value is
+//! P(win) - P(loss). Logits are raw: callers mask illegal actions
+//! ([`masked_logits`]) before any softmax. Variable names (`stem.conv.weight`,
+//! `blocks.0.bn1.running_mean`, ...) are the ones `python/rafle/model.py` uses.
+
+use anyhow::{bail, Result};
+use rafle_core::Variant;
+use serde::{Deserialize, Serialize};
+use tch::nn;
+use tch::{Device, Kind, Tensor};
+
+use crate::config::NetConfig;
+
+/// 1x1 channels of the value head.
+pub const VALUE_CHANNELS: i64 = 2;
+/// Logit given to illegal actions (finite, so 0 * logit stays 0 in the loss).
+pub const ILLEGAL_LOGIT: f64 = -1e9;
+
+/// Everything needed to rebuild the network; stored in checkpoint metadata.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct NetShape {
+    pub variant: String,
+    pub planes: usize,
+    pub board: usize,
+    pub actions: usize,
+    pub blocks: usize,
+    pub channels: usize,
+    pub policy_channels: usize,
+    pub value_hidden: usize,
+}
+
+impl NetShape {
+    pub fn new(variant: Variant, cfg: &NetConfig) -> NetShape {
+        let [planes, board, _] = rafle_env::observation_shape(variant);
+        NetShape {
+            variant: variant.name().to_string(),
+            planes,
+            board,
+            actions: rafle_env::num_actions(variant),
+            blocks: cfg.blocks,
+            channels: cfg.channels,
+            policy_channels: cfg.policy_channels,
+            value_hidden: cfg.value_hidden,
+        }
+    }
+
+    /// Floats in one observation.
+    pub fn obs_len(&self) -> usize {
+        self.planes * self.board * self.board
+    }
+
+    pub fn variant(&self) -> Result<Variant> {
+        Ok(self.variant.parse::<Variant>()?)
+    }
+}
+
+/// The device named in a config: `auto` picks CUDA when present.
+pub fn device(name: &str) -> Result<Device> {
+    Ok(match name {
+        "auto" => Device::cuda_if_available(),
+        "cpu" => Device::Cpu,
+        "cuda" if tch::Cuda::is_available() => Device::Cuda(0),
+        "cuda" => bail!("run.device is cuda but no CUDA device is available"),
+        other => bail!("unknown device {other:?} (auto, cpu or cuda)"),
+    })
+}
+
+#[derive(Debug)]
+struct ConvBn {
+    conv: nn::Conv2D,
+    bn: nn::BatchNorm,
+}
+
+impl ConvBn {
+    fn new(p: &nn::Path, cin: i64, cout: i64, k: i64) -> ConvBn {
+        let cfg = nn::ConvConfig {
+            padding: k / 2,
+            bias: false,
+            ..Default::default()
+        };
+        ConvBn {
+            conv: nn::conv2d(p / "conv", cin, cout, k, cfg),
+            bn: nn::batch_norm2d(p / "bn", cout, Default::default()),
+        }
+    }
+
+    fn forward(&self, xs: &Tensor, train: bool) -> Tensor {
+        xs.apply(&self.conv).apply_t(&self.bn, train)
+    }
+}
+
+#[derive(Debug)]
+struct Block {
+    a: ConvBn,
+    b: ConvBn,
+}
+
+impl Block {
+    fn forward(&self, xs: &Tensor, train: bool) -> Tensor {
+        let ys = self.a.forward(xs, train).relu();
+        (self.b.forward(&ys, train) + xs).relu()
+    }
+}
+
+/// The network and the variables it owns.
+#[derive(Debug)]
+pub struct Net {
+    pub vs: nn::VarStore,
+    pub shape: NetShape,
+    stem: ConvBn,
+    blocks: Vec<Block>,
+    policy: ConvBn,
+    policy_fc: nn::Linear,
+    value: ConvBn,
+    value_fc1: nn::Linear,
+    value_fc2: nn::Linear,
+}
+
+impl Net {
+    /// A freshly initialised network on `device`; `seed` fixes the weights.
+    pub fn new(shape: NetShape, device: Device, seed: u64) -> Net {
+        tch::manual_seed(seed as i64);
+        let vs = nn::VarStore::new(device);
+        let root = vs.root();
+        let (c, ch, n) = (
+            shape.planes as i64,
+            shape.channels as i64,
+            shape.board as i64,
+        );
+        let pc = shape.policy_channels as i64;
+        let stem = ConvBn::new(&(&root / "stem"), c, ch, 3);
+        let blocks = (0..shape.blocks)
+            .map(|i| {
+                let p = &root / "blocks" / i;
+                Block {
+                    a: ConvBn::new(&(&p / "a"), ch, ch, 3),
+                    b: ConvBn::new(&(&p / "b"), ch, ch, 3),
+                }
+            })
+            .collect();
+        let policy = ConvBn::new(&(&root / "policy"), ch, pc, 1);
+        let policy_fc = nn::linear(
+            &root / "policy_fc",
+            pc * n * n,
+            shape.actions as i64,
+            Default::default(),
+        );
+        let value = ConvBn::new(&(&root / "value"), ch, VALUE_CHANNELS, 1);
+        let h = shape.value_hidden as i64;
+        let value_fc1 = nn::linear(
+            &root / "value_fc1",
+            VALUE_CHANNELS * n * n,
+            h,
+            Default::default(),
+        );
+        let value_fc2 = nn::linear(&root / "value_fc2", h, 3, Default::default());
+        Net {
+            vs,
+            shape,
+            stem,
+            blocks,
+            policy,
+            policy_fc,
+            value,
+            value_fc1,
+            value_fc2,
+        }
+    }
+
+    pub fn device(&self) -> Device {
+        self.vs.device()
+    }
+
+    /// (policy logits [B, A], WDL logits [B, 3]) for observations [B, C, N, N].
+    /// `train` switches batch norm to batch statistics (and updates the
+    /// running ones).
+    pub fn forward(&self, obs: &Tensor, train: bool) -> (Tensor, Tensor) {
+        let mut x = self.stem.forward(obs, train).relu();
+        for b in &self.blocks {
+            x = b.forward(&x, train);
+        }
+        let p = self
+            .policy
+            .forward(&x, train)
+            .relu()
+            .flatten(1, -1)
+            .apply(&self.policy_fc);
+        let v = self
+            .value
+            .forward(&x, train)
+            .relu()
+            .flatten(1, -1)
+            .apply(&self.value_fc1)
+            .relu()
+            .apply(&self.value_fc2);
+        (p, v)
+    }
+
+    /// Inference for search: `obs` holds `n` observations back to back.
+    /// Returns (raw policy logits, n * A) and (scalar values P(win) - P(loss), n),
+    /// both for the player to act.
+    pub fn evaluate(&self, obs: &[f32], n: usize) -> (Vec<f32>, Vec<f32>) {
+        let s = &self.shape;
+        let (logits, value) = tch::no_grad(|| {
+            let x = Tensor::from_slice(&obs[..n * s.obs_len()])
+                .view([n as i64, s.planes as i64, s.board as i64, s.board as i64])
+                .to_device(self.device())
+                .to_kind(self.vs.kind());
+            let (p, v) = self.forward(&x, false);
+            let (p, v) = (p.to_kind(Kind::Float), v.to_kind(Kind::Float));
+            let probs = v.softmax(-1, Kind::Float);
+            let scalar = probs.select(1, 0) - probs.select(1, 2);
+            (p.to_device(Device::Cpu), scalar.to_device(Device::Cpu))
+        });
+        (to_vec(&logits), to_vec(&value))
+    }
+
+    /// A copy for inference in `dtype` (`f32`, `bf16` or `auto`, see
+    /// [`bf16_is_fast`]); refresh it with [`Net::copy_from`] after training.
+    pub fn inference_copy(&self, dtype: &str) -> Result<Net> {
+        let mut copy = Net::new(self.shape.clone(), self.device(), 0);
+        let bf16 = match dtype {
+            "auto" => bf16_is_fast(self.device()),
+            other => other == "bf16",
+        };
+        if bf16 {
+            copy.vs.set_kind(Kind::BFloat16);
+        }
+        copy.copy_from(self)?;
+        Ok(copy)
+    }
+
+    /// Copies the variables of `other` (same shape), converting the number type.
+    pub fn copy_from(&mut self, other: &Net) -> Result<()> {
+        self.vs.copy(&other.vs)?;
+        Ok(())
+    }
+
+    /// Number of trainable parameters.
+    pub fn num_params(&self) -> usize {
+        self.vs
+            .trainable_variables()
+            .iter()
+            .map(|t| t.numel())
+            .sum()
+    }
+}
+
+/// Whether bf16 inference pays off on `device`: CUDA, or a CPU with AMX or
+/// AVX-512 BF16 (read from /proc/cpuinfo; false where it cannot be read).
+pub fn bf16_is_fast(device: Device) -> bool {
+    if device.is_cuda() {
+        return true;
+    }
+    std::fs::read_to_string("/proc/cpuinfo")
+        .map(|info| {
+            info.lines().filter(|l| l.starts_with("flags")).any(|l| {
+                l.split_whitespace()
+                    .any(|f| f == "amx_bf16" || f == "avx512_bf16")
+            })
+        })
+        .unwrap_or(false)
+}
+
+/// Flattens a CPU float tensor into a Vec.
+pub fn to_vec(t: &Tensor) -> Vec<f32> {
+    let t = t.to_kind(Kind::Float).contiguous().view([-1]);
+    let n = t.numel();
+    let mut out = vec![0f32; n];
+    t.copy_data(&mut out, n);
+    out
+}
+
+/// Logits with illegal actions set to [`ILLEGAL_LOGIT`]; `mask` is bool [B, A].
+pub fn masked_logits(logits: &Tensor, mask: &Tensor) -> Tensor {
+    logits.masked_fill(&mask.logical_not(), ILLEGAL_LOGIT)
+}

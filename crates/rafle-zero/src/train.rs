@@ -1,0 +1,467 @@
+//! The training loop, top to bottom:
+//!
+//! ```text
+//! for each iteration:
+//!     self-play until `positions_per_iteration` new positions    (selfplay.rs)
+//!     add them to the replay window                              (replay.rs)
+//!     positions * sample_reuse / batch_size training steps       (train_step)
+//!     log metrics; checkpoint every `checkpoint_every`; evaluate every `eval.every`
+//! final checkpoint, final evaluation table, plots
+//! ```
+//!
+//! Losses: policy cross-entropy against the search's policy target over the
+//! legal actions (illegal logits masked) + `value_loss_weight` x WDL
+//! cross-entropy against the game result.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rafle_core::rng::Rng;
+use rafle_core::Variant;
+use rafle_search::{elo, play_match, ArenaConfig};
+use tch::Kind;
+
+use crate::checkpoint::{self, Metadata};
+use crate::config::Config;
+use crate::metrics::Metrics;
+use crate::net::{self, masked_logits, Net, NetShape};
+use crate::optim::{lr_at, Optimizer};
+use crate::player::shared_factory;
+use crate::replay::{Batch, Replay};
+use crate::search::SearchParams;
+use crate::selfplay::SelfPlay;
+
+/// Losses of one step (or the mean of several).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Losses {
+    pub policy: f64,
+    pub value: f64,
+    pub total: f64,
+}
+
+/// One optimisation step on `batch`; returns its losses.
+pub fn train_step(
+    net: &Net,
+    opt: &mut Optimizer,
+    batch: &Batch,
+    value_weight: f64,
+    lr: f64,
+) -> Losses {
+    let (logits, wdl) = net.forward(&batch.obs, true);
+    let logp = masked_logits(&logits, &batch.mask).log_softmax(-1, Kind::Float);
+    let policy = -(&batch.policy * logp)
+        .sum_dim_intlist(1, false, Kind::Float)
+        .mean(Kind::Float);
+    let value = wdl.cross_entropy_for_logits(&batch.wdl);
+    let total = &policy + &value * value_weight;
+    opt.zero_grad();
+    total.backward();
+    opt.step(lr);
+    Losses {
+        policy: policy.double_value(&[]),
+        value: value.double_value(&[]),
+        total: total.double_value(&[]),
+    }
+}
+
+/// One row of an evaluation table.
+#[derive(Clone, Debug)]
+pub struct EvalRow {
+    pub opponent: String,
+    pub wdl: elo::Wdl,
+}
+
+/// The state of a run (what a checkpoint restores).
+#[derive(Debug)]
+pub struct Trainer {
+    pub cfg: Config,
+    pub variant: Variant,
+    pub dir: PathBuf,
+    pub net: Net,
+    /// The copy self-play runs (`run.inference_dtype`), refreshed after training.
+    pub infer: Net,
+    pub opt: Optimizer,
+    pub replay: Replay,
+    pub selfplay: SelfPlay,
+    pub step: u64,
+    pub iteration: u64,
+    pub games: u64,
+    pub elapsed_before: f64,
+    rng: Rng,
+    /// Progress bars on stderr (hidden when `quiet`).
+    quiet: bool,
+}
+
+impl Trainer {
+    /// A fresh run writing to `cfg.run.out_dir`.
+    /// A fresh run replaces the metrics of any earlier run in that folder.
+    pub fn new(cfg: Config, quiet: bool) -> Result<Trainer> {
+        let dir = PathBuf::from(&cfg.run.out_dir);
+        let old = dir.join(crate::metrics::FILE);
+        if old.exists() {
+            std::fs::remove_file(&old)
+                .with_context(|| format!("cannot replace {}", old.display()))?;
+        }
+        Trainer::build(cfg, None, dir, quiet)
+    }
+
+    /// The run in `dir` from its last checkpoint (its own config).
+    pub fn resume(dir: &Path, quiet: bool) -> Result<Trainer> {
+        let meta = checkpoint::read_meta(&dir.join(checkpoint::META))
+            .with_context(|| format!("cannot resume from {}", dir.display()))?;
+        Trainer::build(meta.config.clone(), Some(meta), dir.to_path_buf(), quiet)
+    }
+
+    fn build(cfg: Config, meta: Option<Metadata>, dir: PathBuf, quiet: bool) -> Result<Trainer> {
+        let variant = cfg.variant()?;
+        let device = net::device(&cfg.run.device)?;
+        if cfg.run.torch_threads > 0 {
+            tch::set_num_threads(cfg.run.torch_threads as i32);
+        }
+        let shape = NetShape::new(variant, &cfg.net);
+        let mut net = Net::new(shape, device, cfg.run.seed);
+        let mut opt = Optimizer::new(&net.vs, &cfg.train);
+        let mut replay = Replay::new(cfg.train.replay_window);
+        let (mut step, mut iteration, mut games, mut elapsed) = (0, 0, 0, 0.0);
+        if let Some(meta) = &meta {
+            net.vs
+                .load(dir.join(checkpoint::WEIGHTS))
+                .with_context(|| format!("cannot load weights from {}", dir.display()))?;
+            opt.load(&dir.join(checkpoint::OPTIMIZER), meta.step)?;
+            let rp = dir.join(checkpoint::REPLAY);
+            if rp.is_file() {
+                replay = Replay::load(&rp, cfg.train.replay_window)?;
+            }
+            step = meta.step;
+            iteration = meta.iteration;
+            games = meta.games;
+            elapsed = meta.elapsed_s;
+        }
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        // A resumed run continues with fresh streams: games in flight were lost.
+        let seed = cfg.run.seed ^ iteration.wrapping_mul(0x9E37_79B9);
+        let selfplay = SelfPlay::new(&cfg, variant, seed)?;
+        let infer = net.inference_copy(&cfg.run.inference_dtype)?;
+        Ok(Trainer {
+            infer,
+            rng: Rng::stream(seed, 0x7261_666c),
+            cfg,
+            variant,
+            dir,
+            net,
+            opt,
+            replay,
+            selfplay,
+            step,
+            iteration,
+            games,
+            elapsed_before: elapsed,
+            quiet,
+        })
+    }
+
+    fn steps_per_iteration(&self) -> u64 {
+        let t = &self.cfg.train;
+        ((self.cfg.selfplay.positions_per_iteration as f64 * t.sample_reuse / t.batch_size as f64)
+            .ceil() as u64)
+            .max(1)
+    }
+
+    fn metadata(&self, elapsed: f64) -> Metadata {
+        Metadata {
+            variant: self.variant.name().to_string(),
+            shape: self.net.shape.clone(),
+            step: self.step,
+            iteration: self.iteration,
+            games: self.games,
+            positions: self.replay.total_added,
+            elapsed_s: elapsed,
+            config: self.cfg.clone(),
+        }
+    }
+
+    /// Writes the checkpoint (weights, optimiser, replay, metadata).
+    pub fn save(&self, elapsed: f64) -> Result<()> {
+        checkpoint::save(
+            &self.dir,
+            &self.net,
+            &self.opt,
+            Some(&self.replay),
+            &self.metadata(elapsed),
+        )
+    }
+
+    /// Runs the remaining iterations (all of them for a fresh run).
+    pub fn run(&mut self) -> Result<Vec<EvalRow>> {
+        let start = Instant::now();
+        let elapsed = |s: &Instant, before: f64| before + s.elapsed().as_secs_f64();
+        let mp = MultiProgress::with_draw_target(if self.quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        });
+        let total_iters = self.cfg.run.iterations;
+        let iter_bar = mp.add(ProgressBar::new(total_iters));
+        iter_bar.set_style(style(
+            "iterations {bar:30} {pos}/{len} [{elapsed_precise}<{eta_precise}] {msg}",
+        ));
+        iter_bar.set_position(self.iteration);
+        let mut metrics = Metrics::open(&self.dir)?;
+        let total_steps = total_iters * self.steps_per_iteration();
+        let limit = self.cfg.run.time_limit_min * 60.0;
+        let mut saved_at = self.iteration;
+        say(
+            &mp,
+            format!(
+                "rafle train: {} | net {}x{} ({} params) on {:?} | {} games in lockstep | dir {}",
+                self.variant,
+                self.cfg.net.blocks,
+                self.cfg.net.channels,
+                self.net.num_params(),
+                self.net.device(),
+                self.cfg.selfplay.parallel_games,
+                self.dir.display()
+            ),
+        )?;
+        while self.iteration < total_iters {
+            if limit > 0.0 && elapsed(&start, self.elapsed_before) >= limit {
+                say(
+                    &mp,
+                    format!("time limit of {} min reached", self.cfg.run.time_limit_min),
+                )?;
+                break;
+            }
+            let it = self.iteration + 1;
+            // Self-play.
+            let want = self.cfg.selfplay.positions_per_iteration;
+            let sp_bar = mp.add(ProgressBar::new(want as u64));
+            sp_bar.set_style(style("  self-play  {bar:30} {pos}/{len} positions {msg}"));
+            let (samples, st) = self
+                .selfplay
+                .run(&self.infer, want, |n| sp_bar.set_position(n as u64));
+            sp_bar.finish_and_clear();
+            mp.remove(&sp_bar);
+            for s in samples {
+                self.replay.push(s);
+            }
+            self.games += st.games;
+            // Training.
+            let mut losses = Losses::default();
+            let mut last_lr = 0.0;
+            let mut steps = 0;
+            let train_start = Instant::now();
+            if self.replay.len() >= self.cfg.train.min_replay {
+                let n = self.steps_per_iteration();
+                let tr_bar = mp.add(ProgressBar::new(n));
+                tr_bar.set_style(style("  training   {bar:30} {pos}/{len} steps {msg}"));
+                let device = self.net.device();
+                let [c, h, w] = rafle_env::observation_shape(self.variant);
+                for _ in 0..n {
+                    let batch = {
+                        let picks = self.replay.sample(self.cfg.train.batch_size, &mut self.rng);
+                        Batch::new(&picks, [c, h, w], self.net.shape.actions, device)
+                    };
+                    let progress = (self.step as f64 / total_steps as f64).max(if limit > 0.0 {
+                        elapsed(&start, self.elapsed_before) / limit
+                    } else {
+                        0.0
+                    });
+                    let lr = lr_at(&self.cfg.train, self.step, progress);
+                    last_lr = lr;
+                    let l = train_step(
+                        &self.net,
+                        &mut self.opt,
+                        &batch,
+                        self.cfg.train.value_loss_weight,
+                        lr,
+                    );
+                    self.step += 1;
+                    steps += 1;
+                    losses.policy += l.policy;
+                    losses.value += l.value;
+                    losses.total += l.total;
+                    tr_bar.inc(1);
+                    tr_bar.set_message(format!("policy {:.3} value {:.3}", l.policy, l.value));
+                }
+                tr_bar.finish_and_clear();
+                mp.remove(&tr_bar);
+                self.infer.copy_from(&self.net)?;
+            }
+            let train_s = train_start.elapsed().as_secs_f64();
+            self.iteration = it;
+            let now = elapsed(&start, self.elapsed_before);
+            let sp_s = st.seconds.max(1e-9);
+            let mut log = |name: &str, value: f64| metrics.log(it, self.step, now, name, value);
+            if steps > 0 {
+                let k = steps as f64;
+                log("loss/policy", losses.policy / k)?;
+                log("loss/value", losses.value / k)?;
+                log("loss/total", losses.total / k)?;
+                log("train/lr", last_lr)?;
+            }
+            log("time/selfplay_s", st.seconds)?;
+            log("time/train_s", train_s)?;
+            log("selfplay/games_per_s", st.games as f64 / sp_s)?;
+            log("selfplay/nn_evals_per_s", st.nn_evals as f64 / sp_s)?;
+            log("selfplay/avg_batch", st.avg_batch())?;
+            log(
+                "selfplay/nn_share",
+                st.nn_seconds / (st.nn_seconds + st.tree_seconds).max(1e-9),
+            )?;
+            if st.games > 0 {
+                log("selfplay/game_length", st.plies as f64 / st.games as f64)?;
+                log("selfplay/draw_rate", st.draws as f64 / st.games as f64)?;
+            }
+            let loss_txt = if steps > 0 {
+                format!(
+                    "policy {:.3} value {:.3}",
+                    losses.policy / steps as f64,
+                    losses.value / steps as f64
+                )
+            } else {
+                format!(
+                    "filling replay {}/{}",
+                    self.replay.len(),
+                    self.cfg.train.min_replay
+                )
+            };
+            say(&mp, format!(
+                "iter {it:>3} | {} games (W {} B {} D {}, {:.0} plies) | {:.0} evals/s, batch {:.0}, nn {:.0}% | {} steps, {} | {:.0}+{:.0}s, total {:.0}s",
+                st.games,
+                st.white_wins,
+                st.black_wins,
+                st.draws,
+                st.plies as f64 / st.games.max(1) as f64,
+                st.nn_evals as f64 / sp_s,
+                st.avg_batch(),
+                100.0 * st.nn_seconds / (st.nn_seconds + st.tree_seconds).max(1e-9),
+                self.step,
+                loss_txt,
+                st.seconds,
+                train_s,
+                now
+            ))?;
+            iter_bar.set_position(it);
+            if it.is_multiple_of(self.cfg.run.checkpoint_every) {
+                self.save(now)?;
+                saved_at = it;
+            }
+            let e = &self.cfg.eval;
+            if e.every > 0 && it.is_multiple_of(e.every) && it < total_iters && e.games > 0 {
+                let rows = self.evaluate(e.games, &mp)?;
+                self.log_eval(&mut metrics, &rows, now)?;
+                say(&mp, eval_table(&rows))?;
+            }
+        }
+        iter_bar.finish_and_clear();
+        let now = elapsed(&start, self.elapsed_before);
+        if saved_at != self.iteration || !self.dir.join(checkpoint::META).exists() {
+            self.save(now)?;
+        }
+        let mut rows = Vec::new();
+        if self.cfg.eval.final_games > 0 {
+            rows = self.evaluate(self.cfg.eval.final_games, &mp)?;
+            self.log_eval(&mut metrics, &rows, now)?;
+        }
+        if let Err(e) = crate::plot::plot_run(&self.dir) {
+            eprintln!("warning: plots not written: {e:#}");
+        }
+        Ok(rows)
+    }
+
+    fn log_eval(&self, metrics: &mut Metrics, rows: &[EvalRow], now: f64) -> Result<()> {
+        for r in rows {
+            metrics.log(
+                self.iteration,
+                self.step,
+                now,
+                &format!("eval/score_vs_{}", r.opponent),
+                r.wdl.score(),
+            )?;
+        }
+        if let Some(first) = rows.first() {
+            metrics.log(
+                self.iteration,
+                self.step,
+                now,
+                "eval/elo",
+                clamped_elo(&first.wdl),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Plays `games` arena games against each configured opponent.
+    pub fn evaluate(&self, games: usize, mp: &MultiProgress) -> Result<Vec<EvalRow>> {
+        let copy = self.net.inference_copy("f32")?;
+        let params = SearchParams::from_config(&self.cfg.search);
+        let sims = self.cfg.eval.simulations;
+        let name = format!("model@{}", self.iteration);
+        let model = shared_factory(Arc::new(Mutex::new(copy)), params, sims, name);
+        let mut rows = Vec::new();
+        for spec in &self.cfg.eval.opponents {
+            let opp = rafle_search::parse_player(spec, self.variant)?;
+            let cfg = ArenaConfig {
+                games,
+                seed: self.cfg.run.seed.wrapping_add(self.iteration),
+                progress: false,
+                ..Default::default()
+            };
+            let bar = mp.add(ProgressBar::new_spinner());
+            bar.set_message(format!("  eval vs {spec} ({games} games)"));
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            let m = play_match(self.variant, &model, &opp, &cfg);
+            bar.finish_and_clear();
+            mp.remove(&bar);
+            rows.push(EvalRow {
+                opponent: spec.clone(),
+                wdl: m.wdl,
+            });
+        }
+        Ok(rows)
+    }
+}
+
+/// Elo difference from a score, with 0 and 1 pulled in by half a game.
+pub fn clamped_elo(wdl: &elo::Wdl) -> f64 {
+    let n = wdl.games().max(1) as f64;
+    let s = wdl.score().clamp(0.5 / n, 1.0 - 0.5 / n);
+    elo::elo_of_score(s)
+}
+
+/// The evaluation table printed during and after training.
+pub fn eval_table(rows: &[EvalRow]) -> String {
+    let mut out = String::from("  opponent          games   wins  draws losses   score     elo\n");
+    for r in rows {
+        out.push_str(&format!(
+            "  {:<16} {:>6} {:>6} {:>6} {:>6} {:>6.1}% {:>+7.0}\n",
+            r.opponent,
+            r.wdl.games(),
+            r.wdl.wins,
+            r.wdl.draws,
+            r.wdl.losses,
+            100.0 * r.wdl.score(),
+            clamped_elo(&r.wdl)
+        ));
+    }
+    out.pop();
+    out
+}
+
+/// A summary line: above the progress bars, or plain stdout when quiet.
+fn say(mp: &MultiProgress, line: String) -> std::io::Result<()> {
+    if mp.is_hidden() {
+        println!("{line}");
+        Ok(())
+    } else {
+        mp.println(line)
+    }
+}
+
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+}

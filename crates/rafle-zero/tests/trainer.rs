@@ -1,0 +1,249 @@
+//! Smoke runs of the trainer with a tiny network: losses, learning on a fixed
+//! batch, checkpoint reload, resume.
+
+use std::path::Path;
+
+use rafle_core::rng::Rng;
+use rafle_zero::checkpoint::{self, load_net, probe_obs};
+use rafle_zero::config::Config;
+use rafle_zero::metrics;
+use rafle_zero::optim::Optimizer;
+use rafle_zero::replay::{Batch, Replay};
+use rafle_zero::train::{train_step, Trainer};
+use tch::Device;
+
+const TINY: &str = r#"
+[run]
+variant = "thai"
+out_dir = "OUT"
+seed = 7
+device = "cpu"
+iterations = 2
+checkpoint_every = 1
+[net]
+blocks = 1
+channels = 8
+policy_channels = 2
+value_hidden = 8
+[search]
+algorithm = "gumbel"
+simulations = 4
+fast_simulations = 2
+full_search_prob = 0.5
+gumbel_m = 4
+c_visit = 50.0
+c_scale = 0.1
+c_puct = 1.5
+dirichlet_alpha = 0.3
+dirichlet_frac = 0.25
+temperature_plies = 4
+[selfplay]
+parallel_games = 8
+positions_per_iteration = 48
+max_plies = 60
+[train]
+batch_size = 16
+sample_reuse = 1.0
+replay_window = 1000
+min_replay = 16
+optimizer = "adam"
+lr = 0.003
+lr_schedule = "cosine"
+lr_final_frac = 0.1
+warmup_steps = 1
+weight_decay = 0.0001
+momentum = 0.9
+value_loss_weight = 1.0
+[eval]
+every = 0
+games = 0
+final_games = 0
+opponents = ["random"]
+simulations = 0
+"#;
+
+fn tiny(dir: &Path, iterations: u64) -> Config {
+    let mut cfg = Config::parse(&TINY.replace("OUT", &dir.display().to_string())).unwrap();
+    cfg.run.iterations = iterations;
+    cfg
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("rafle-zero-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn values(rows: &[metrics::Row], name: &str) -> Vec<f64> {
+    rows.iter()
+        .filter(|r| r.name == name)
+        .map(|r| r.value)
+        .collect()
+}
+
+#[test]
+fn smoke_run_losses_are_finite_and_a_fixed_batch_is_learnt() {
+    let dir = tmp("smoke");
+    let mut t = Trainer::new(tiny(&dir, 2), true).unwrap();
+    t.run().unwrap();
+    assert_eq!(t.iteration, 2);
+    // 48 positions * reuse 1 / batch 16 = 3 steps per iteration.
+    assert_eq!(t.step, 6);
+    assert!(t.replay.len() >= 96);
+    let rows = metrics::read(&dir).unwrap();
+    let policy = values(&rows, "loss/policy");
+    let value = values(&rows, "loss/value");
+    assert_eq!(policy.len(), 2);
+    assert!(
+        policy
+            .iter()
+            .chain(&value)
+            .all(|x| x.is_finite() && *x > 0.0),
+        "{rows:?}"
+    );
+    assert_eq!(values(&rows, "selfplay/avg_batch"), vec![8.0, 8.0]);
+    assert!(values(&rows, "selfplay/nn_evals_per_s")
+        .iter()
+        .all(|&x| x > 0.0));
+
+    // Training on one fixed batch drives its policy loss down.
+    let mut rng = Rng::new(3);
+    let picks = t.replay.sample(16, &mut rng);
+    let batch = Batch::new(&picks, [8, 8, 8], t.net.shape.actions, Device::Cpu);
+    let mut opt = Optimizer::new(&t.net.vs, &t.cfg.train);
+    let first = train_step(&t.net, &mut opt, &batch, 1.0, 0.01);
+    let mut last = first;
+    for _ in 0..60 {
+        last = train_step(&t.net, &mut opt, &batch, 1.0, 0.01);
+    }
+    assert!(first.policy.is_finite() && last.policy.is_finite());
+    assert!(
+        last.policy < 0.7 * first.policy,
+        "policy loss {} -> {}",
+        first.policy,
+        last.policy
+    );
+    assert!(
+        last.value < first.value,
+        "value loss {} -> {}",
+        first.value,
+        last.value
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn checkpoint_reloads_to_the_same_outputs() {
+    let dir = tmp("reload");
+    let mut t = Trainer::new(tiny(&dir, 1), true).unwrap();
+    t.run().unwrap();
+    let (loaded, meta) = load_net(&dir.join(checkpoint::WEIGHTS), Device::Cpu).unwrap();
+    assert_eq!(meta.step, t.step);
+    assert_eq!(meta.shape, t.net.shape);
+    let obs = probe_obs(&t.net).unwrap();
+    let n = checkpoint::PROBE_POSITIONS;
+    let (p1, v1) = t.net.evaluate(&obs, n);
+    let (p2, v2) = loaded.evaluate(&obs, n);
+    assert_eq!(p1, p2);
+    assert_eq!(v1, v2);
+    // A fresh network with another seed differs: the comparison can fail.
+    let (other, _) = (
+        rafle_zero::net::Net::new(t.net.shape.clone(), Device::Cpu, 99),
+        (),
+    );
+    assert_ne!(other.evaluate(&obs, n).0, p1);
+    // The bf16 inference copy is bf16 and close to the f32 network.
+    let half = t.net.inference_copy("bf16").unwrap();
+    assert_eq!(half.vs.kind(), tch::Kind::BFloat16);
+    let (p3, v3) = half.evaluate(&obs, n);
+    let dp = p1
+        .iter()
+        .zip(&p3)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    let dv = v1
+        .iter()
+        .zip(&v3)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(
+        dp < 0.1 && dv < 0.05,
+        "bf16 differs: logits {dp}, values {dv}"
+    );
+    // Replay buffer round trip.
+    let replay = Replay::load(&dir.join(checkpoint::REPLAY), 1000).unwrap();
+    assert_eq!(replay.len(), t.replay.len());
+    assert_eq!(replay.total_added, t.replay.total_added);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resume_continues_the_step_count() {
+    let dir = tmp("resume");
+    let mut t = Trainer::new(tiny(&dir, 1), true).unwrap();
+    t.run().unwrap();
+    let (steps, games) = (t.step, t.games);
+    assert_eq!((t.iteration, steps), (1, 3));
+    drop(t);
+    let mut r = Trainer::resume(&dir, true).unwrap();
+    assert_eq!((r.iteration, r.step, r.games), (1, steps, games));
+    r.cfg.run.iterations = 3;
+    r.run().unwrap();
+    assert_eq!(r.iteration, 3);
+    assert_eq!(r.step, 3 * steps);
+    let meta = checkpoint::read_meta(&dir.join(checkpoint::META)).unwrap();
+    assert_eq!((meta.iteration, meta.step), (3, 3 * steps));
+    let rows = metrics::read(&dir).unwrap();
+    let iters: Vec<u64> = rows
+        .iter()
+        .filter(|r| r.name == "loss/policy")
+        .map(|r| r.iteration)
+        .collect();
+    assert_eq!(iters, vec![1, 2, 3]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn config_errors_name_the_field() {
+    let dir = tmp("cfg");
+    let good = TINY.replace("OUT", &dir.display().to_string());
+    let cases = [
+        ("simulations = 4", "simulations = 0", "search.simulations"),
+        ("variant = \"thai\"", "variant = \"chess\"", "run.variant"),
+        (
+            "optimizer = \"adam\"",
+            "optimizer = \"lion\"",
+            "train.optimizer",
+        ),
+        ("blocks = 1", "blocks = 1\nlayers = 3", "net.layers"),
+        ("blocks = 1", "blocks = -1", "net.blocks"),
+        (
+            "opponents = [\"random\"]",
+            "opponents = [\"nobody\"]",
+            "eval.opponents",
+        ),
+        ("device = \"cpu\"", "device = \"tpu\"", "run.device"),
+    ];
+    for (from, to, field) in cases {
+        assert!(good.contains(from), "{from}");
+        let err = Config::parse(&good.replacen(from, to, 1))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(field), "{to}: {err}");
+        assert!(!err.contains('\n'), "one line: {err}");
+    }
+    for path in [
+        "thai",
+        "thai-long",
+        "thai-gpu",
+        "international",
+        "international-gpu",
+        "english",
+        "english-gpu",
+        "checkers",
+        "checkers-gpu",
+    ] {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../configs/{path}.toml"));
+        Config::load(&p).unwrap_or_else(|e| panic!("{}: {e:#}", p.display()));
+    }
+}

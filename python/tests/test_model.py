@@ -1,0 +1,128 @@
+"""python/rafle/model.py mirrors the Rust network: a tiny `rafle train` run
+writes a checkpoint and a probe file (observations + Rust outputs); the
+PyTorch model loaded from the checkpoint must give the same outputs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from rafle import model as M  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = ROOT / "target" / "release" / "rafle"
+
+CONFIG = """
+[run]
+variant = "{variant}"
+out_dir = "{out}"
+seed = 3
+iterations = 1
+checkpoint_every = 1
+[net]
+blocks = 2
+channels = 8
+policy_channels = 2
+value_hidden = 8
+[search]
+algorithm = "gumbel"
+simulations = 4
+fast_simulations = 2
+full_search_prob = 0.5
+gumbel_m = 4
+c_visit = 50.0
+c_scale = 0.1
+c_puct = 1.5
+dirichlet_alpha = 0.3
+dirichlet_frac = 0.25
+temperature_plies = 4
+[selfplay]
+parallel_games = 4
+positions_per_iteration = 16
+max_plies = 40
+[train]
+batch_size = 8
+sample_reuse = 1.0
+replay_window = 200
+min_replay = 8
+optimizer = "adam"
+lr = 0.01
+lr_schedule = "constant"
+lr_final_frac = 1.0
+warmup_steps = 0
+weight_decay = 0.0001
+momentum = 0.9
+value_loss_weight = 1.0
+[eval]
+every = 0
+games = 0
+final_games = 0
+opponents = []
+simulations = 0
+"""
+
+
+def train_tiny(tmp_path: Path, variant: str) -> Path:
+    if not BINARY.is_file():
+        pytest.skip(f"{BINARY} not built (cargo build --release -p rafle-zero)")
+    out = tmp_path / "run"
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(CONFIG.format(variant=variant, out=out))
+    subprocess.run([str(BINARY), "train", "--config", str(cfg), "--quiet"], check=True, capture_output=True)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["thai", "international"])
+def test_python_model_matches_rust(tmp_path: Path, variant: str) -> None:
+    run = train_tiny(tmp_path, variant)
+    net = M.load(run / "latest.safetensors")
+    probe = M.read_safetensors(run / "latest.probe.safetensors")
+    assert probe["obs"].shape[1:] == (8, net.shape["board"], net.shape["board"])
+    with torch.no_grad():
+        policy, wdl = net(probe["obs"])
+    assert policy.shape == probe["policy_logits"].shape
+    torch.testing.assert_close(policy, probe["policy_logits"], rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(wdl, probe["wdl_logits"], rtol=1e-4, atol=1e-4)
+    # The probe is not trivial: positions differ and the net is trained.
+    assert not torch.allclose(policy[0], policy[1])
+    value = M.RafleNet.scalar_value(wdl)
+    assert ((value >= -1) & (value <= 1)).all()
+
+
+def test_save_round_trip_is_read_by_rust(tmp_path: Path) -> None:
+    run = train_tiny(tmp_path, "thai")
+    meta = json.loads((run / "latest.json").read_text())
+    net = M.load(run / "latest.safetensors")
+    with torch.no_grad():
+        for p in net.parameters():
+            p.mul_(0.5)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    M.save(net, copy / "latest.safetensors", meta)
+    again = M.load(copy / "latest.safetensors")
+    x = M.read_safetensors(run / "latest.probe.safetensors")["obs"]
+    with torch.no_grad():
+        torch.testing.assert_close(again(x)[0], net(x)[0])
+    # Rust loads the Python-written weights and plays with them.
+    shutil.copy(run / "latest.probe.safetensors", copy)
+    r = subprocess.run(
+        [str(BINARY), "eval", "--variant", "thai", "--model", str(copy / "latest.safetensors"),
+         "--vs", "random", "--games", "2", "--quiet"],
+        capture_output=True, text=True,
+    )
+    assert r.returncode == 0, r.stderr
+
+
+def test_bad_files_are_value_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "x.safetensors"
+    bad.write_bytes(b"\x05\x00\x00\x00\x00\x00\x00\x00nope!")
+    with pytest.raises(ValueError):
+        M.read_safetensors(bad)
+    with pytest.raises(ValueError):
+        M.load(tmp_path / "missing.safetensors")
