@@ -33,6 +33,9 @@ pub enum EndReason {
     OneKingEach,
     /// International: 16-move or 5-move lone-king rule.
     LoneKing,
+    /// The loser played an illegal move (RL environments and arenas that
+    /// choose to punish it; the rules themselves never end a game this way).
+    IllegalMove,
 }
 
 impl EndReason {
@@ -43,6 +46,7 @@ impl EndReason {
             EndReason::NoProgress => "no progress",
             EndReason::OneKingEach => "one king each",
             EndReason::LoneKing => "lone king rule",
+            EndReason::IllegalMove => "illegal move",
         }
     }
 }

@@ -192,8 +192,7 @@ impl Env {
     }
 
     /// The result, once terminated. A loss by an illegal action (mode `Lose`)
-    /// reads as the opponent winning with reason `NoLegalMove`; see
-    /// [`Env::lost_by_illegal_action`].
+    /// reads as the opponent winning with reason `IllegalMove`.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
@@ -329,7 +328,7 @@ impl Env {
     fn lose_by_illegal_action(&mut self) -> StepInfo {
         self.outcome = Some(Outcome {
             winner: Some(self.pos.side.opponent()),
-            reason: EndReason::NoLegalMove,
+            reason: EndReason::IllegalMove,
         });
         self.illegal_loss = true;
         self.legal.clear();
