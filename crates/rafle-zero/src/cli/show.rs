@@ -12,7 +12,10 @@ pub struct ShowArgs {
 
 pub fn run(a: ShowArgs) -> anyhow::Result<()> {
     let game = super::game(&a.variant, a.fen.as_deref())?;
-    println!("{}", rafle_core::board_text(game.variant(), game.position()));
+    println!(
+        "{}",
+        rafle_core::board_text(game.variant(), game.position())
+    );
     println!("{} to move; FEN {}", game.turn(), game.fen());
     if let Some(o) = game.outcome() {
         println!("game over: {o}");

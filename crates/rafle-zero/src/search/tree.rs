@@ -40,6 +40,41 @@ pub struct Node {
     pub expanded: bool,
 }
 
+impl Node {
+    /// An unvisited node of `player` with no state yet.
+    fn empty(player: Color) -> Node {
+        Node {
+            env: None,
+            player,
+            terminal: None,
+            visits: 0,
+            value_sum: 0.0,
+            raw_value: 0.0,
+            first_edge: 0,
+            num_edges: 0,
+            expanded: false,
+        }
+    }
+
+    /// An unvisited node holding `env`.
+    fn fresh(env: Env) -> Node {
+        Node {
+            player: env.to_play(),
+            env: Some(env),
+            ..Node::empty(Color::White)
+        }
+    }
+
+    /// A finished game worth `v` to `player`, the player who acted into it.
+    fn terminal(player: Color, v: f32) -> Node {
+        Node {
+            terminal: Some(v),
+            raw_value: v,
+            ..Node::empty(player)
+        }
+    }
+}
+
 /// Nodes and edges in flat vectors (indices instead of pointers).
 #[derive(Clone, Debug, Default)]
 pub struct Tree {
@@ -50,19 +85,8 @@ pub struct Tree {
 impl Tree {
     /// A tree whose root (index 0) holds `env`, not yet expanded.
     pub fn new(env: Env) -> Tree {
-        let player = env.to_play();
         Tree {
-            nodes: vec![Node {
-                env: Some(env),
-                player,
-                terminal: None,
-                visits: 0,
-                value_sum: 0.0,
-                raw_value: 0.0,
-                first_edge: 0,
-                num_edges: 0,
-                expanded: false,
-            }],
+            nodes: vec![Node::fresh(env)],
             edges: Vec::new(),
         }
     }
@@ -148,29 +172,9 @@ impl Tree {
         let child = if info.terminated || info.truncated {
             // Reward is to the player who acted; a cut game counts as a draw.
             let v = if info.terminated { info.reward } else { 0.0 };
-            Node {
-                env: None,
-                player,
-                terminal: Some(v),
-                visits: 0,
-                value_sum: 0.0,
-                raw_value: v,
-                first_edge: 0,
-                num_edges: 0,
-                expanded: false,
-            }
+            Node::terminal(player, v)
         } else {
-            Node {
-                player: env.to_play(),
-                env: Some(env),
-                terminal: None,
-                visits: 0,
-                value_sum: 0.0,
-                raw_value: 0.0,
-                first_edge: 0,
-                num_edges: 0,
-                expanded: false,
-            }
+            Node::fresh(env)
         };
         let id = self.nodes.len() as u32;
         self.nodes.push(child);
