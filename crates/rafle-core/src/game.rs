@@ -347,7 +347,7 @@ impl Game {
 
     /// The legal move named by `text`.
     pub fn parse_move(&self, text: &str) -> Result<Move, Error> {
-        notation::parse_move(&self.geometry(), &self.pos, &self.legal, text)
+        notation::parse_move(self.variant, &self.pos, &self.legal, text)
     }
 
     /// Takes back the last move.

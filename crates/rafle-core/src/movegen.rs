@@ -137,6 +137,8 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
 struct CaptureSearch<'a> {
     g: Geometry,
     majority: bool,
+    /// Merge paths with the same (from, to, captured) into one move.
+    dedup: bool,
     opp: u64,
     empty: u64,
     from: u32,
@@ -162,7 +164,8 @@ impl CaptureSearch<'_> {
         let from = self.from as u8;
         // Different paths with the same (from, to, captured) are one move;
         // that needs at least two captures.
-        if n >= 2
+        if self.dedup
+            && n >= 2
             && self
                 .out
                 .iter()
@@ -236,6 +239,18 @@ impl CaptureSearch<'_> {
 
 /// All legal captures (majority rule applied where the variant has it).
 pub fn generate_captures<R: Rules>(pos: &Position, out: &mut MoveList) {
+    search_captures::<R>(pos, out, true);
+}
+
+/// Every legal capture PATH, without merging paths of the same move (used to
+/// check a path written by a user against the one the move list kept).
+pub fn capture_paths<R: Rules>(pos: &Position) -> MoveList {
+    let mut out = MoveList::new();
+    search_captures::<R>(pos, &mut out, false);
+    out
+}
+
+fn search_captures<R: Rules>(pos: &Position, out: &mut MoveList, dedup: bool) {
     if !has_capture::<R>(pos) {
         return;
     }
@@ -244,6 +259,7 @@ pub fn generate_captures<R: Rules>(pos: &Position, out: &mut MoveList) {
     let mut s = CaptureSearch {
         g,
         majority: R::MAJORITY,
+        dedup,
         opp: pos.opp(),
         empty: g.valid & !pos.occupied(),
         from: 0,

@@ -5,6 +5,7 @@ use crate::board::Geometry;
 use crate::error::Error;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::variant::Variant;
 
 /// Writes a move with its full path.
 pub fn move_to_string(g: &Geometry, m: &Move) -> String {
@@ -50,41 +51,10 @@ pub fn parse_squares(text: &str, squares: usize) -> Result<(Vec<usize>, bool), E
     Ok((out, capture))
 }
 
-/// The captured set of a capture path on `pos`, walking each segment; None if
-/// a segment is not a diagonal jump over exactly one enemy piece.
-fn captured_along(g: &Geometry, pos: &Position, path: &[usize]) -> Option<u64> {
-    let opp = pos.opp();
-    let mut captured = 0u64;
-    for w in path.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        let (ra, ca) = g.row_col(a);
-        let (rb, cb) = g.row_col(b);
-        if ra.abs_diff(rb) != ca.abs_diff(cb) || a == b {
-            return None;
-        }
-        let d = crate::movegen::direction_between(g, g.bit_of(a), g.bit_of(b));
-        let target = 1u64 << g.bit_of(b);
-        let mut sq = g.step(1u64 << g.bit_of(a), d);
-        let mut found = 0u64;
-        while sq != 0 && sq != target {
-            if sq & opp != 0 {
-                if found != 0 {
-                    return None;
-                }
-                found = sq;
-            }
-            sq = g.step(sq, d);
-        }
-        if found == 0 {
-            return None;
-        }
-        captured |= found;
-    }
-    Some(captured)
-}
-
-/// Finds the legal move named by `text` among `legal`.
-pub fn parse_move(g: &Geometry, pos: &Position, legal: &[Move], text: &str) -> Result<Move, Error> {
+/// Finds the legal move named by `text` among `legal` (the legal moves of
+/// `pos` in variant `v`).
+pub fn parse_move(v: Variant, pos: &Position, legal: &[Move], text: &str) -> Result<Move, Error> {
+    let g = &v.geometry();
     let (path, capture) = parse_squares(text, g.squares)?;
     let from = g.bit_of(path[0]) as u8;
     let to = g.bit_of(*path.last().unwrap_or(&path[0])) as u8;
@@ -105,13 +75,12 @@ pub fn parse_move(g: &Geometry, pos: &Position, legal: &[Move], text: &str) -> R
             _ => Err(Error::AmbiguousMove(text.trim().to_string())),
         };
     }
-    // Another path of a move already listed under a different path.
+    // Another legal path of a move the list keeps under a different path.
     if capture {
-        if let Some(c) = captured_along(g, pos, &path) {
-            if c.count_ones() as usize == path.len() - 1 {
-                if let Some(m) = cands.iter().find(|m| m.captured == c) {
-                    return Ok(**m);
-                }
+        let paths = crate::with_rules!(v, R => crate::movegen::capture_paths::<R>(pos));
+        if let Some(p) = paths.iter().find(|p| p.path_squares(g) == path) {
+            if let Some(m) = cands.iter().find(|m| *m == &p) {
+                return Ok(**m);
             }
         }
     }

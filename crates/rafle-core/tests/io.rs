@@ -121,6 +121,30 @@ fn short_form_of_captures() {
     let g = Game::from_fen(I, "W:W28:B12,13,22,23").unwrap();
     assert_eq!(g.parse_move("28x19x8x17x28"), g.parse_move("28x17x8x19x28"));
     assert!(g.parse_move("28x28").is_ok());
+    // A path that is not a legal way to play it is refused.
+    for bad in ["28x17x19x8x28", "28x8x28", "28x19x28"] {
+        assert_eq!(
+            g.parse_move(bad),
+            Err(Error::IllegalMove(bad.into())),
+            "{bad}"
+        );
+    }
+    // A flying king's landing choices before a second capture along one
+    // diagonal (46 over 37, land on 32, 28 or 23, then over 19): every legal
+    // intermediate landing names the listed move, an impossible one does not.
+    let g = Game::from_fen(I, "W:WK46:B37,19").unwrap();
+    let listed: Vec<String> = g.legal_moves().iter().map(|m| g.move_string(m)).collect();
+    assert_eq!(listed, ["46x32x14", "46x32x10", "46x32x5"]);
+    for to in [14, 10, 5] {
+        let m = g.parse_move(&format!("46x32x{to}")).unwrap();
+        for land in [28, 23] {
+            assert_eq!(g.parse_move(&format!("46x{land}x{to}")), Ok(m));
+        }
+        for bad in [41, 19] {
+            let p = format!("46x{bad}x{to}");
+            assert_eq!(g.parse_move(&p), Err(Error::IllegalMove(p.clone())));
+        }
+    }
 }
 
 #[test]
