@@ -15,6 +15,22 @@ pub fn variant(name: &str) -> anyhow::Result<Variant> {
     Ok(name.parse::<Variant>()?)
 }
 
+/// `--variant V [--fen F]`, shared by the commands that take one position.
+#[derive(clap::Args, Debug)]
+pub struct PositionArgs {
+    #[arg(long)]
+    pub variant: String,
+    /// Position as PDN FEN (the start position if omitted).
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+impl PositionArgs {
+    pub fn game(&self) -> anyhow::Result<Game> {
+        game(&self.variant, self.fen.as_deref())
+    }
+}
+
 /// The game for `--variant` and an optional `--fen` (start position without).
 pub fn game(variant_name: &str, fen: Option<&str>) -> anyhow::Result<Game> {
     let v = variant(variant_name)?;

@@ -4,15 +4,12 @@ use clap::Args;
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
-    #[arg(long)]
-    pub variant: String,
-    /// Position as PDN FEN (the start position if omitted).
-    #[arg(long)]
-    pub fen: Option<String>,
+    #[command(flatten)]
+    pub position: super::PositionArgs,
 }
 
 pub fn run(a: MovesArgs) -> anyhow::Result<()> {
-    let game = super::game(&a.variant, a.fen.as_deref())?;
+    let game = a.position.game()?;
     for m in game.legal_moves() {
         println!("{}", game.move_string(m));
     }

@@ -4,11 +4,8 @@ use clap::Args;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    #[arg(long)]
-    pub variant: String,
-    /// Position as PDN FEN (the start position if omitted).
-    #[arg(long)]
-    pub fen: Option<String>,
+    #[command(flatten)]
+    pub position: super::PositionArgs,
     #[arg(long)]
     pub depth: u32,
     /// Print the count under each root move too.
@@ -17,7 +14,7 @@ pub struct PerftArgs {
 }
 
 pub fn run(a: PerftArgs) -> anyhow::Result<()> {
-    let game = super::game(&a.variant, a.fen.as_deref())?;
+    let game = a.position.game()?;
     if a.depth > 30 {
         anyhow::bail!("depth {} is too deep (at most 30)", a.depth);
     }

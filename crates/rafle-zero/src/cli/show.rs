@@ -4,14 +4,12 @@ use clap::Args;
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
-    #[arg(long)]
-    pub variant: String,
-    #[arg(long)]
-    pub fen: Option<String>,
+    #[command(flatten)]
+    pub position: super::PositionArgs,
 }
 
 pub fn run(a: ShowArgs) -> anyhow::Result<()> {
-    let game = super::game(&a.variant, a.fen.as_deref())?;
+    let game = a.position.game()?;
     println!(
         "{}",
         rafle_core::board_text(game.variant(), game.position())
