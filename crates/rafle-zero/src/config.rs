@@ -100,8 +100,9 @@ pub struct SearchConfig {
     pub dirichlet_alpha: f64,
     /// PUCT: weight of the root noise.
     pub dirichlet_frac: f64,
-    /// PUCT: moves sampled in proportion to visits for the first this many
-    /// plies of a self-play game, argmax after.
+    /// Self-play explores for the first this many plies of a game, then plays
+    /// its best move: Gumbel drops the root noise, PUCT stops sampling by
+    /// visits (its Dirichlet noise stays).
     pub temperature_plies: u32,
 }
 

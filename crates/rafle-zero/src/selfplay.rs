@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use crate::config::Config;
 use crate::net::Net;
 use crate::replay::Sample;
-use crate::search::{Algorithm, Pick, Search, SearchParams};
+use crate::search::{Pick, Search, SearchParams};
 
 /// Counters of one [`SelfPlay::run`] call.
 #[derive(Clone, Debug, Default)]
@@ -79,8 +79,7 @@ impl Game {
     fn new_search(&mut self, b: &Budgets) {
         self.full = b.full == b.fast || self.rng.unit_f64() < b.full_prob;
         let budget = if self.full { b.full } else { b.fast };
-        let pick = if b.params.algorithm == Algorithm::Puct && self.env.ply() >= b.temperature_plies
-        {
+        let pick = if self.env.ply() >= b.temperature_plies {
             Pick::Noisy
         } else {
             Pick::Explore

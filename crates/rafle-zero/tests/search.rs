@@ -159,3 +159,24 @@ fn gumbel_with_a_fixed_seed_is_deterministic() {
     assert_eq!(a.action, b.action);
     assert_eq!(a.policy, b.policy);
 }
+
+#[test]
+fn gumbel_noise_only_while_exploring() {
+    // After the temperature plies self-play searches with Pick::Noisy: no
+    // root noise, so every seed plays the evaluation move; Pick::Explore
+    // samples through the Gumbel noise and spreads over several moves.
+    let e = env("W:W21,22,23,24,25,26,27,28:B5,6,7,8,9,10,11,12");
+    let net = tiny_net(3);
+    let p = || params(Algorithm::Gumbel, 8);
+    let best = search(&net, &e, 8, p(), Pick::Best, 0).0.action;
+    let mut explored = std::collections::BTreeSet::new();
+    for seed in 0..32 {
+        assert_eq!(
+            search(&net, &e, 8, p(), Pick::Noisy, seed).0.action,
+            best,
+            "seed {seed}"
+        );
+        explored.insert(search(&net, &e, 8, p(), Pick::Explore, seed).0.action);
+    }
+    assert!(explored.len() > 1, "Explore always played {explored:?}");
+}

@@ -62,8 +62,10 @@ pub enum Pick {
     /// Self-play: Gumbel noise at the root (Gumbel); Dirichlet noise and a
     /// move sampled by visits (PUCT).
     Explore,
-    /// Self-play after the temperature plies: as `Explore`, but PUCT plays
-    /// the most visited action.
+    /// Self-play after the temperature plies: Gumbel drops the root noise
+    /// (the game goes on with its best move, so later positions and the
+    /// result are not spoilt by sampled blunders); PUCT keeps the Dirichlet
+    /// noise but plays the most visited action.
     Noisy,
     /// Evaluation: no Gumbel noise; the most visited action (PUCT).
     Best,
@@ -185,8 +187,8 @@ impl Search {
                 let pi = gumbel::improved_policy(t, 0, self.params.c_visit, self.params.c_scale);
                 let zeros;
                 let g = match self.pick {
-                    Pick::Explore | Pick::Noisy => &self.root_noise,
-                    Pick::Best => {
+                    Pick::Explore => &self.root_noise,
+                    Pick::Noisy | Pick::Best => {
                         zeros = vec![0.0; actions.len()];
                         &zeros
                     }
@@ -223,10 +225,8 @@ impl Search {
         match self.params.algorithm {
             Algorithm::Gumbel => {
                 self.root_noise = match self.pick {
-                    Pick::Explore | Pick::Noisy => {
-                        (0..k).map(|_| gumbel_noise(&mut self.rng)).collect()
-                    }
-                    Pick::Best => vec![0.0; k],
+                    Pick::Explore => (0..k).map(|_| gumbel_noise(&mut self.rng)).collect(),
+                    Pick::Noisy | Pick::Best => vec![0.0; k],
                 };
                 let m = self.params.gumbel_m.min(k).min(self.budget.max(1));
                 self.schedule = gumbel::considered_visits(m, self.budget);
