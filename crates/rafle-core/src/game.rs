@@ -288,6 +288,11 @@ impl Game {
     pub fn ply(&self) -> usize {
         self.undo.len()
     }
+    /// The position the game started from (before the first move of
+    /// [`Game::history`]).
+    pub fn start_position(&self) -> &Position {
+        self.undo.first().map_or(&self.pos, |u| &u.pos)
+    }
     /// The moves played so far.
     pub fn history(&self) -> impl Iterator<Item = &Move> {
         self.undo.iter().map(|u| &u.mv)

@@ -2,7 +2,8 @@
 //!
 //! A move is a chain of env steps; the player searches each step (Gumbel
 //! with no root noise, or the policy's argmax when `sims` is 0) until the
-//! turn passes, then returns the full move whose step chain matches.
+//! turn passes, then returns the full move whose step chain matches. The env
+//! replays the game's moves, so the observation carries the game's history.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -89,7 +90,7 @@ impl Player for ModelPlayer {
     fn choose(&mut self, game: &Game) -> Move {
         let v = game.variant();
         let pos = *game.position();
-        let mut env = Env::from_position(v, pos, EnvConfig::default());
+        let mut env = env_of(game);
         let mut chain = smallvec::SmallVec::<[u16; 20]>::new();
         loop {
             let a = self.step_action(&env);
@@ -111,6 +112,26 @@ impl Player for ModelPlayer {
     fn nodes(&self) -> u64 {
         self.nodes
     }
+}
+
+/// An env at the game's position with the game's moves replayed into it, so
+/// that the no-progress and repetition planes and the draw rules see the same
+/// history as in self-play (a bare position would show a fresh game).
+pub fn env_of(game: &Game) -> Env {
+    let v = game.variant();
+    let mut env = Env::from_position(v, *game.start_position(), EnvConfig::default());
+    for m in game.history() {
+        let before = *env.position();
+        for a in rafle_env::action::move_to_actions(v, &before, m) {
+            if env.step(a as usize).is_err() {
+                // Unreachable for a game's own legal moves; a bare position
+                // still plays legal moves.
+                debug_assert!(false, "a game move replays into its env");
+                return Env::from_position(v, *game.position(), EnvConfig::default());
+            }
+        }
+    }
+    env
 }
 
 /// The factory for the spec text after `model:` (`PATH[:sims]`). Without
@@ -167,4 +188,69 @@ pub fn shared_factory(
             seed,
         )) as Box<dyn Player>
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rafle_core::rng::Rng;
+
+    fn same(env: &Env, game: &Game) {
+        assert_eq!(env.position(), game.position());
+        assert_eq!(env.counters(), game.counters());
+        assert_eq!(env.ply() as usize, game.ply());
+        assert_eq!(env.outcome(), game.outcome());
+    }
+
+    #[test]
+    fn env_of_replays_random_games() {
+        for v in Variant::ALL {
+            let mut rng = Rng::new(7);
+            let mut game = Game::new(v);
+            same(&env_of(&game), &game);
+            while !game.is_over() && game.ply() < 120 {
+                let legal = game.legal_moves();
+                let m = legal[rng.below(legal.len())];
+                game.play(&m).unwrap();
+                same(&env_of(&game), &game);
+            }
+        }
+    }
+
+    /// Plays `m` and then the move taking its piece back, if both are legal.
+    fn there_and_back(game: &Game, w: &Move, b: &Move) -> Option<Game> {
+        let mut g = game.clone();
+        g.play(w).ok()?;
+        g.play(b).ok()?;
+        for m in [w, b] {
+            let back = *g
+                .legal_moves()
+                .iter()
+                .find(|l| l.from == m.to && l.to == m.from && !l.is_capture())?;
+            g.play(&back).ok()?;
+        }
+        Some(g)
+    }
+
+    #[test]
+    fn env_of_sees_repetitions() {
+        // Two kings each step out and back: the start position recurs.
+        let game = Game::from_fen(Variant::Thai, "W:WK29,K31:BK2,K4").unwrap();
+        let shuffled = game
+            .legal_moves()
+            .iter()
+            .find_map(|w| {
+                let mut after = game.clone();
+                after.play(w).unwrap();
+                after
+                    .legal_moves()
+                    .iter()
+                    .find_map(|b| there_and_back(&game, w, b))
+            })
+            .expect("some pair of king moves can be taken back");
+        assert_eq!(shuffled.position(), game.position());
+        assert_eq!(env_of(&shuffled).occurrences(), 2);
+        let fresh = Env::from_position(Variant::Thai, *shuffled.position(), EnvConfig::default());
+        assert_eq!(fresh.occurrences(), 1);
+    }
 }
