@@ -18,54 +18,8 @@ from rafle import model as M  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = ROOT / "target" / "release" / "rafle"
 
-CONFIG = """
-[run]
-variant = "{variant}"
-out_dir = "{out}"
-seed = 3
-iterations = 1
-checkpoint_every = 1
-[net]
-blocks = 2
-channels = 8
-policy_channels = 2
-value_hidden = 8
-[search]
-algorithm = "gumbel"
-simulations = 4
-fast_simulations = 2
-full_search_prob = 0.5
-gumbel_m = 4
-c_visit = 50.0
-c_scale = 0.1
-c_puct = 1.5
-dirichlet_alpha = 0.3
-dirichlet_frac = 0.25
-temperature_plies = 4
-[selfplay]
-parallel_games = 4
-positions_per_iteration = 16
-max_plies = 40
-[train]
-batch_size = 8
-sample_reuse = 1.0
-replay_window = 200
-min_replay = 8
-optimizer = "adam"
-lr = 0.01
-lr_schedule = "constant"
-lr_final_frac = 1.0
-warmup_steps = 0
-weight_decay = 0.0001
-momentum = 0.9
-value_loss_weight = 1.0
-[eval]
-every = 0
-games = 0
-final_games = 0
-opponents = []
-simulations = 0
-"""
+# The tiny run the Rust trainer tests use too.
+CONFIG = ROOT / "crates" / "rafle-zero" / "tests" / "data" / "tiny.toml"
 
 
 def train_tiny(tmp_path: Path, variant: str) -> Path:
@@ -73,8 +27,11 @@ def train_tiny(tmp_path: Path, variant: str) -> Path:
         pytest.skip(f"{BINARY} not built (cargo build --release -p rafle-zero)")
     out = tmp_path / "run"
     cfg = tmp_path / "tiny.toml"
-    cfg.write_text(CONFIG.format(variant=variant, out=out))
-    subprocess.run([str(BINARY), "train", "--config", str(cfg), "--quiet"], check=True, capture_output=True)
+    text = CONFIG.read_text().replace('variant = "thai"', f'variant = "{variant}"')
+    assert f'variant = "{variant}"' in text and 'out_dir = "OUT"' in text
+    cfg.write_text(text.replace('out_dir = "OUT"', f'out_dir = "{out}"'))
+    cmd = [str(BINARY), "train", "--config", str(cfg), "--iterations", "1", "--quiet"]
+    subprocess.run(cmd, check=True, capture_output=True)
     return out
 
 

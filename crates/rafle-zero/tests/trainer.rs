@@ -12,55 +12,8 @@ use rafle_zero::replay::{Batch, Replay};
 use rafle_zero::train::{train_step, Trainer};
 use tch::Device;
 
-const TINY: &str = r#"
-[run]
-variant = "thai"
-out_dir = "OUT"
-seed = 7
-device = "cpu"
-iterations = 2
-checkpoint_every = 1
-[net]
-blocks = 1
-channels = 8
-policy_channels = 2
-value_hidden = 8
-[search]
-algorithm = "gumbel"
-simulations = 4
-fast_simulations = 2
-full_search_prob = 0.5
-gumbel_m = 4
-c_visit = 50.0
-c_scale = 0.1
-c_puct = 1.5
-dirichlet_alpha = 0.3
-dirichlet_frac = 0.25
-temperature_plies = 4
-[selfplay]
-parallel_games = 8
-positions_per_iteration = 48
-max_plies = 60
-[train]
-batch_size = 16
-sample_reuse = 1.0
-replay_window = 1000
-min_replay = 16
-optimizer = "adam"
-lr = 0.003
-lr_schedule = "cosine"
-lr_final_frac = 0.1
-warmup_steps = 1
-weight_decay = 0.0001
-momentum = 0.9
-value_loss_weight = 1.0
-[eval]
-every = 0
-games = 0
-final_games = 0
-opponents = ["random"]
-simulations = 0
-"#;
+/// The tiny run shared with python/tests/test_model.py (`OUT` = the run dir).
+const TINY: &str = include_str!("data/tiny.toml");
 
 fn tiny(dir: &Path, iterations: u64) -> Config {
     let mut cfg = Config::parse(&TINY.replace("OUT", &dir.display().to_string())).unwrap();
