@@ -5,6 +5,7 @@
 //! turn passes, then returns the full move whose step chain matches. The env
 //! replays the game's moves, so the observation carries the game's history.
 
+use std::cell::Cell;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -52,6 +53,7 @@ impl ModelPlayer {
     }
 
     fn evaluate(&self, obs: &[f32]) -> (Vec<f32>, Vec<f32>) {
+        single_torch_thread();
         self.net.evaluate(obs, 1)
     }
 
@@ -112,6 +114,22 @@ impl Player for ModelPlayer {
     fn nodes(&self) -> u64 {
         self.nodes
     }
+}
+
+/// Keeps torch to one intra-op thread in the calling thread. A player
+/// evaluates one position at a time, where extra threads cost more than they
+/// give, and the arena already plays games on every core: two games with two
+/// OpenMP threads each on two cores ran about ten times slower per move.
+/// (The thread count is per OpenMP thread, so self-play's batched forward
+/// passes on the trainer's main thread keep theirs.)
+fn single_torch_thread() {
+    thread_local!(static SET: Cell<bool> = const { Cell::new(false) });
+    SET.with(|set| {
+        if !set.get() {
+            tch::set_num_threads(1);
+            set.set(true);
+        }
+    });
 }
 
 /// An env at the game's position with the game's moves replayed into it, so
