@@ -180,3 +180,49 @@ fn gumbel_noise_only_while_exploring() {
     }
     assert!(explored.len() > 1, "Explore always played {explored:?}");
 }
+
+/// Does the line after action `a` reach a position with a real choice
+/// (following forced steps), where a search needs the network?
+fn reaches_a_choice(e: &Env, a: u16) -> bool {
+    let mut x = e.clone();
+    let mut info = x.step(a as usize).unwrap();
+    loop {
+        if info.terminated || info.truncated {
+            return false;
+        }
+        match x.legal_action_ids() {
+            [only] => info = x.step(*only as usize).unwrap(),
+            _ => return true,
+        }
+    }
+}
+
+#[test]
+fn forced_steps_need_no_network_call() {
+    // Some black king moves let the white man capture it (a forced reply
+    // that ends the game): the search must see the loss, not ask the network.
+    let e = env("B:W29:BK4");
+    let actions = e.legal_action_ids().to_vec();
+    let k = actions.len();
+    let choices = actions.iter().filter(|&&a| reaches_a_choice(&e, a)).count();
+    assert!(choices < k, "the position must have forced lines");
+    let net = tiny_net(1);
+    for algorithm in [Algorithm::Gumbel, Algorithm::Puct] {
+        // k simulations with m >= k: Gumbel visits every root action once.
+        let (r, calls) = search(&net, &e, k, params(algorithm, 16), Pick::Best, 0);
+        if algorithm == Algorithm::Gumbel {
+            assert_eq!(calls, 1 + choices, "root + one call per line with a choice");
+        }
+        assert!(calls <= k + 1);
+        let losing: Vec<u16> = losing_actions(&e)
+            .into_iter()
+            .filter(|c| c.1)
+            .map(|c| c.0)
+            .collect();
+        assert!(
+            !losing.contains(&r.action),
+            "{algorithm:?} played {}",
+            r.action
+        );
+    }
+}

@@ -263,8 +263,15 @@ impl Search {
                 return None;
             }
             if !n.expanded {
-                self.pending = path;
-                return Some(node);
+                // Forced steps cost no network call: the line goes on to the
+                // next real choice (like alpha-beta's forced-move extension),
+                // so a capture the opponent must make is seen, not guessed.
+                if node != 0 && self.tree.is_forced(node) {
+                    self.tree.expand_forced(node);
+                } else {
+                    self.pending = path;
+                    return Some(node);
+                }
             }
             let i = match (p.algorithm, node) {
                 (Algorithm::Gumbel, 0) => gumbel::root_select(

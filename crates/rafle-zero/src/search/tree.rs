@@ -157,6 +157,36 @@ impl Tree {
         n.expanded = true;
     }
 
+    /// True when `node` (not yet expanded, not terminal) has exactly one
+    /// legal action: a forced capture or the only way on with a chain.
+    pub fn is_forced(&self, node: u32) -> bool {
+        self.nodes[node as usize]
+            .env
+            .as_ref()
+            .is_some_and(|env| env.legal_action_ids().len() == 1)
+    }
+
+    /// Expands a forced node without the network: its one edge gets prior 1,
+    /// and its value comes from what is backed up through it.
+    pub fn expand_forced(&mut self, node: u32) {
+        let env = self.nodes[node as usize]
+            .env
+            .as_ref()
+            .expect("an expandable node keeps its env");
+        let action = env.legal_action_ids()[0];
+        let first = self.edges.len() as u32;
+        self.edges.push(Edge {
+            action,
+            logit: 0.0,
+            prior: 1.0,
+            child: NONE,
+        });
+        let n = &mut self.nodes[node as usize];
+        n.first_edge = first;
+        n.num_edges = 1;
+        n.expanded = true;
+    }
+
     /// The child of edge `e` of `node`, creating it (one env step) if needed.
     pub fn child(&mut self, node: u32, e: usize) -> u32 {
         let c = self.edges[e].child;
