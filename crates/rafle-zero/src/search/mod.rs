@@ -266,9 +266,7 @@ impl Search {
                 // Forced steps cost no network call: the line goes on to the
                 // next real choice (like alpha-beta's forced-move extension),
                 // so a capture the opponent must make is seen, not guessed.
-                if node != 0 && self.tree.is_forced(node) {
-                    self.tree.expand_forced(node);
-                } else {
+                if !self.tree.expand_if_forced(node) {
                     self.pending = path;
                     return Some(node);
                 }

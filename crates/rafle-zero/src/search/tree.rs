@@ -157,23 +157,18 @@ impl Tree {
         n.expanded = true;
     }
 
-    /// True when `node` (not yet expanded, not terminal) has exactly one
-    /// legal action: a forced capture or the only way on with a chain.
-    pub fn is_forced(&self, node: u32) -> bool {
-        self.nodes[node as usize]
-            .env
-            .as_ref()
-            .is_some_and(|env| env.legal_action_ids().len() == 1)
-    }
-
-    /// Expands a forced node without the network: its one edge gets prior 1,
-    /// and its value comes from what is backed up through it.
-    pub fn expand_forced(&mut self, node: u32) {
+    /// Expands `node` without the network when it has exactly one legal
+    /// action (a forced capture, the only way on with a chain): the edge gets
+    /// prior 1 and the node's value comes from what is backed up through it.
+    /// Returns false (and does nothing) for a node with a real choice.
+    pub fn expand_if_forced(&mut self, node: u32) -> bool {
         let env = self.nodes[node as usize]
             .env
             .as_ref()
             .expect("an expandable node keeps its env");
-        let action = env.legal_action_ids()[0];
+        let &[action] = env.legal_action_ids() else {
+            return false;
+        };
         let first = self.edges.len() as u32;
         self.edges.push(Edge {
             action,
@@ -185,6 +180,7 @@ impl Tree {
         n.first_edge = first;
         n.num_edges = 1;
         n.expanded = true;
+        true
     }
 
     /// The child of edge `e` of `node`, creating it (one env step) if needed.
