@@ -147,6 +147,12 @@ pub struct TrainConfig {
     pub momentum: f64,
     /// Weight of the value loss against the policy loss.
     pub value_loss_weight: f64,
+    /// Share of the root search value in the value target, in [0, 1]: the
+    /// target is (1 - w) x the game result + w x a WDL with the search's
+    /// expected value (0 = game result only; the one-game result is noisy,
+    /// the search value less so but biased by the network).
+    #[serde(default)]
+    pub value_target_search: f64,
 }
 
 /// Periodic evaluation in the arena.
@@ -314,6 +320,11 @@ impl Config {
             t.value_loss_weight >= 0.0,
             "train.value_loss_weight",
             ">= 0",
+        )?;
+        check(
+            (0.0..=1.0).contains(&t.value_target_search),
+            "train.value_target_search",
+            "in [0, 1]",
         )?;
         let e = &self.eval;
         check(

@@ -2,8 +2,9 @@
 //!
 //! A [`Sample`] keeps its observation quantised to bytes (planes are in
 //! [0, 1]: 0/1 piece planes and fractional counter planes, error < 0.002),
-//! the policy target over the legal actions, and the game result for the
-//! player to act. [`Batch`] turns samples into the training tensors.
+//! the policy target over the legal actions, the game result and the root
+//! search value for the player to act. [`Batch`] turns samples into the
+//! training tensors.
 
 use std::collections::VecDeque;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -22,6 +23,8 @@ pub struct Sample {
     pub policy: Vec<(u16, f32)>,
     /// Result for the player to act: 0 win, 1 draw, 2 loss (the WDL index).
     pub wdl: u8,
+    /// Root value of the search for the player to act, in [-1, 1].
+    pub q: f32,
 }
 
 impl Sample {
@@ -30,6 +33,21 @@ impl Sample {
             .map(|&x| (x.clamp(0.0, 1.0) * 255.0).round() as u8)
             .collect()
     }
+
+    /// Value target: `(1 - search_weight)` x the one-hot result +
+    /// `search_weight` x [`wdl_of_value`]`(q)`. Mixing in the search value
+    /// gives a lower-variance target than the result of one noisy game.
+    pub fn value_target(&self, search_weight: f32) -> [f32; 3] {
+        let mut t = wdl_of_value(self.q).map(|x| x * search_weight);
+        t[self.wdl.min(2) as usize] += 1.0 - search_weight;
+        t
+    }
+}
+
+/// A WDL distribution with expected value `q`: [max(q, 0), 1 - |q|, max(-q, 0)].
+pub fn wdl_of_value(q: f32) -> [f32; 3] {
+    let q = q.clamp(-1.0, 1.0);
+    [q.max(0.0), 1.0 - q.abs(), (-q).max(0.0)]
 }
 
 /// The tensors of one training batch, on the training device.
@@ -41,16 +59,18 @@ pub struct Batch {
     pub mask: Tensor,
     /// [B, A] float, policy target (0 off the mask)
     pub policy: Tensor,
-    /// [B] int64, WDL class of the result
-    pub wdl: Tensor,
+    /// [B, 3] float, value target over (win, draw, loss), see [`Sample::value_target`]
+    pub value: Tensor,
 }
 
 impl Batch {
-    /// Stacks `samples`; `obs_shape` is [C, N, N], `actions` the policy size.
+    /// Stacks `samples`; `obs_shape` is [C, N, N], `actions` the policy size,
+    /// `search_weight` the share of the search value in the value target.
     pub fn new(
         samples: &[&Sample],
         obs_shape: [usize; 3],
         actions: usize,
+        search_weight: f32,
         device: Device,
     ) -> Batch {
         let b = samples.len();
@@ -58,14 +78,14 @@ impl Batch {
         let mut obs = Vec::with_capacity(b * obs_len);
         let mut mask = vec![false; b * actions];
         let mut policy = vec![0f32; b * actions];
-        let mut wdl = Vec::with_capacity(b);
+        let mut value = Vec::with_capacity(b * 3);
         for (i, s) in samples.iter().enumerate() {
             obs.extend(s.obs.iter().map(|&q| q as f32 / 255.0));
             for &(a, p) in &s.policy {
                 mask[i * actions + a as usize] = true;
                 policy[i * actions + a as usize] = p;
             }
-            wdl.push(s.wdl as i64);
+            value.extend(s.value_target(search_weight));
         }
         let [c, n, m] = obs_shape.map(|x| x as i64);
         Batch {
@@ -79,7 +99,9 @@ impl Batch {
                 .view([b as i64, actions as i64])
                 .to_kind(Kind::Float)
                 .to_device(device),
-            wdl: Tensor::from_slice(&wdl).to_device(device),
+            value: Tensor::from_slice(&value)
+                .view([b as i64, 3])
+                .to_device(device),
         }
     }
 }
@@ -93,7 +115,9 @@ pub struct Replay {
     pub total_added: u64,
 }
 
-const MAGIC: &[u8; 8] = b"RFLRPLY1";
+/// Replay file magic; version 1 files (no search value) still load.
+const MAGIC: &[u8; 8] = b"RFLRPLY2";
+const MAGIC_V1: &[u8; 8] = b"RFLRPLY1";
 
 impl Replay {
     pub fn new(window: usize) -> Replay {
@@ -144,6 +168,7 @@ impl Replay {
                 w.write_all(&p.to_le_bytes())?;
             }
             w.write_all(&[s.wdl])?;
+            w.write_all(&s.q.to_le_bytes())?;
         }
         w.flush()?;
         Ok(())
@@ -156,7 +181,8 @@ impl Replay {
         let mut r = BufReader::new(f);
         let mut magic = [0u8; 8];
         r.read_exact(&mut magic)?;
-        if &magic != MAGIC {
+        let v1 = &magic == MAGIC_V1;
+        if &magic != MAGIC && !v1 {
             bail!("{} is not a rafle replay file", path.display());
         }
         let total_added = read_u64(&mut r)?;
@@ -177,14 +203,32 @@ impl Replay {
             }
             let mut wdl = [0u8; 1];
             r.read_exact(&mut wdl)?;
+            let q = if v1 {
+                // No search value stored: the result stands in for it.
+                wdl_of_result(wdl[0])
+            } else {
+                let mut q = [0u8; 4];
+                r.read_exact(&mut q)?;
+                f32::from_le_bytes(q)
+            };
             replay.push(Sample {
                 obs,
                 policy,
                 wdl: wdl[0],
+                q,
             });
         }
         replay.total_added = total_added;
         Ok(replay)
+    }
+}
+
+/// The scalar value of a WDL class: win 1, draw 0, loss -1.
+fn wdl_of_result(wdl: u8) -> f32 {
+    match wdl {
+        0 => 1.0,
+        1 => 0.0,
+        _ => -1.0,
     }
 }
 
@@ -198,4 +242,78 @@ fn read_u32(r: &mut impl Read) -> Result<u32> {
     let mut b = [0u8; 4];
     r.read_exact(&mut b)?;
     Ok(u32::from_le_bytes(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(wdl: u8, q: f32) -> Sample {
+        Sample {
+            obs: vec![0, 128, 255],
+            policy: vec![(3, 0.25), (7, 0.75)],
+            wdl,
+            q,
+        }
+    }
+
+    #[test]
+    fn value_target_mixes_result_and_search_value() {
+        for (wdl, q) in [(0, 0.3), (1, -0.8), (2, 1.0), (0, -1.0)] {
+            let s = sample(wdl, q);
+            let mut one_hot = [0.0; 3];
+            one_hot[wdl as usize] = 1.0;
+            assert_eq!(s.value_target(0.0), one_hot);
+            let t = s.value_target(1.0);
+            assert!((t[0] - t[2] - q).abs() < 1e-6, "{t:?} has value {q}");
+            for w in [0.0, 0.25, 1.0] {
+                let t = s.value_target(w);
+                assert!(t.iter().all(|&x| x >= 0.0), "{t:?}");
+                assert!((t.iter().sum::<f32>() - 1.0).abs() < 1e-6, "{t:?}");
+                let expected = (1.0 - w) * (1.0 - wdl as f32) + w * q;
+                assert!((t[0] - t[2] - expected).abs() < 1e-6, "{t:?}");
+            }
+        }
+        assert_eq!(wdl_of_value(0.0), [0.0, 1.0, 0.0]);
+        assert_eq!(wdl_of_value(-0.5), [0.0, 0.5, 0.5]);
+    }
+
+    #[test]
+    fn replay_file_round_trip_and_version_1() {
+        let dir = std::env::temp_dir().join(format!("rafle-replay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("replay.bin");
+        let mut r = Replay::new(10);
+        r.push(sample(0, 0.5));
+        r.push(sample(2, -0.25));
+        r.save(&path).unwrap();
+        let back = Replay::load(&path, 10).unwrap();
+        assert_eq!(back.samples, r.samples);
+        assert_eq!(back.total_added, 2);
+
+        // Version 1: the same records without the search value.
+        let mut v1 = Vec::new();
+        v1.extend_from_slice(MAGIC_V1);
+        v1.extend_from_slice(&2u64.to_le_bytes());
+        v1.extend_from_slice(&2u64.to_le_bytes());
+        for s in &r.samples {
+            v1.extend_from_slice(&(s.obs.len() as u32).to_le_bytes());
+            v1.extend_from_slice(&s.obs);
+            v1.extend_from_slice(&(s.policy.len() as u32).to_le_bytes());
+            for &(a, p) in &s.policy {
+                v1.extend_from_slice(&a.to_le_bytes());
+                v1.extend_from_slice(&p.to_le_bytes());
+            }
+            v1.push(s.wdl);
+        }
+        std::fs::write(&path, v1).unwrap();
+        let old = Replay::load(&path, 10).unwrap();
+        let qs: Vec<f32> = old.samples.iter().map(|s| s.q).collect();
+        assert_eq!(qs, vec![1.0, -1.0]);
+        assert_eq!(old.samples[1].policy, r.samples[1].policy);
+
+        std::fs::write(&path, b"NOTRAFLE").unwrap();
+        assert!(Replay::load(&path, 10).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

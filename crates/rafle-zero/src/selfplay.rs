@@ -50,6 +50,7 @@ struct Pending {
     obs: Vec<u8>,
     policy: Vec<(u16, f32)>,
     player: Color,
+    q: f32,
 }
 
 #[derive(Debug)]
@@ -103,6 +104,7 @@ impl Game {
                     obs: Sample::quantise(&o),
                     policy: r.policy,
                     player: self.env.to_play(),
+                    q: r.value,
                 });
             }
             let info = self
@@ -121,6 +123,7 @@ impl Game {
                         obs: p.obs,
                         policy: p.policy,
                         wdl,
+                        q: p.q,
                     });
                 }
                 self.finished.push((winner, self.env.ply()));

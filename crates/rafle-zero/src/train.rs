@@ -11,7 +11,10 @@
 //!
 //! Losses: policy cross-entropy against the search's policy target over the
 //! legal actions (illegal logits masked) + `value_loss_weight` x WDL
-//! cross-entropy against the game result.
+//! cross-entropy against the game result, optionally mixed with the search
+//! value (`train.value_target_search`, see [`Sample::value_target`]).
+//!
+//! [`Sample::value_target`]: crate::replay::Sample::value_target
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -55,7 +58,10 @@ pub fn train_step(
     let policy = -(&batch.policy * logp)
         .sum_dim_intlist(1, false, Kind::Float)
         .mean(Kind::Float);
-    let value = wdl.cross_entropy_for_logits(&batch.wdl);
+    // Cross-entropy against the soft WDL target.
+    let value = -(&batch.value * wdl.log_softmax(-1, Kind::Float))
+        .sum_dim_intlist(1, false, Kind::Float)
+        .mean(Kind::Float);
     let total = &policy + &value * value_weight;
     opt.zero_grad();
     total.backward();
@@ -263,7 +269,13 @@ impl Trainer {
                 for _ in 0..n {
                     let batch = {
                         let picks = self.replay.sample(self.cfg.train.batch_size, &mut self.rng);
-                        Batch::new(&picks, [c, h, w], self.net.shape.actions, device)
+                        Batch::new(
+                            &picks,
+                            [c, h, w],
+                            self.net.shape.actions,
+                            self.cfg.train.value_target_search as f32,
+                            device,
+                        )
                     };
                     let progress = (self.step as f64 / total_steps as f64).max(if limit > 0.0 {
                         elapsed(&start, self.elapsed_before) / limit

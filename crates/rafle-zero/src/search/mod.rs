@@ -78,7 +78,9 @@ pub struct SearchResult {
     pub action: u16,
     /// Policy target over the legal actions (improved policy or visit shares).
     pub policy: Vec<(u16, f32)>,
-    /// Root value for the player to act (network value if no simulation ran).
+    /// Root value for the player to act: Gumbel, the improved policy's
+    /// expected completed Q; PUCT, the mean backed-up value (network value if
+    /// no simulation ran; 0 when forced).
     pub value: f32,
     /// True when only one action was legal (no search ran).
     pub forced: bool,
@@ -176,7 +178,7 @@ impl Search {
         }
         let t = &self.tree;
         let root = &t.nodes[0];
-        let value = if root.visits > 0 {
+        let mut value = if root.visits > 0 {
             root.value_sum / root.visits as f32
         } else {
             root.raw_value
@@ -185,6 +187,10 @@ impl Search {
         let (policy, choice) = match self.params.algorithm {
             Algorithm::Gumbel => {
                 let pi = gumbel::improved_policy(t, 0, self.params.c_visit, self.params.c_scale);
+                // Sequential Halving spreads visits over weak candidates too,
+                // so the visit average undervalues the root; the improved
+                // policy's expectation of the completed Q does not.
+                value = pi.iter().zip(t.completed_q(0)).map(|(p, q)| p * q).sum();
                 let zeros;
                 let g = match self.pick {
                     Pick::Explore => &self.root_noise,
