@@ -25,7 +25,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
 use rafle_search::{elo, play_match, ArenaConfig};
-use tch::Kind;
+use tch::{Kind, Tensor};
 
 use crate::checkpoint::{self, Metadata};
 use crate::config::Config;
@@ -45,6 +45,13 @@ pub struct Losses {
     pub total: f64,
 }
 
+/// Mean over the batch of -sum(target * logp) (both [B, K]).
+fn soft_cross_entropy(logp: &Tensor, target: &Tensor) -> Tensor {
+    -(target * logp)
+        .sum_dim_intlist(1, false, Kind::Float)
+        .mean(Kind::Float)
+}
+
 /// One optimisation step on `batch`; returns its losses.
 pub fn train_step(
     net: &Net,
@@ -55,13 +62,8 @@ pub fn train_step(
 ) -> Losses {
     let (logits, wdl) = net.forward(&batch.obs, true);
     let logp = masked_logits(&logits, &batch.mask).log_softmax(-1, Kind::Float);
-    let policy = -(&batch.policy * logp)
-        .sum_dim_intlist(1, false, Kind::Float)
-        .mean(Kind::Float);
-    // Cross-entropy against the soft WDL target.
-    let value = -(&batch.value * wdl.log_softmax(-1, Kind::Float))
-        .sum_dim_intlist(1, false, Kind::Float)
-        .mean(Kind::Float);
+    let policy = soft_cross_entropy(&logp, &batch.policy);
+    let value = soft_cross_entropy(&wdl.log_softmax(-1, Kind::Float), &batch.value);
     let total = &policy + &value * value_weight;
     opt.zero_grad();
     total.backward();

@@ -177,20 +177,14 @@ impl Search {
             };
         }
         let t = &self.tree;
-        let root = &t.nodes[0];
-        let mut value = if root.visits > 0 {
-            root.value_sum / root.visits as f32
-        } else {
-            root.raw_value
-        };
         let actions: Vec<u16> = t.edge_range(0).map(|e| t.edges[e].action).collect();
-        let (policy, choice) = match self.params.algorithm {
+        let (policy, choice, value) = match self.params.algorithm {
             Algorithm::Gumbel => {
                 let pi = gumbel::improved_policy(t, 0, self.params.c_visit, self.params.c_scale);
                 // Sequential Halving spreads visits over weak candidates too,
                 // so the visit average undervalues the root; the improved
                 // policy's expectation of the completed Q does not.
-                value = pi.iter().zip(t.completed_q(0)).map(|(p, q)| p * q).sum();
+                let value = pi.iter().zip(t.completed_q(0)).map(|(p, q)| p * q).sum();
                 let zeros;
                 let g = match self.pick {
                     Pick::Explore => &self.root_noise,
@@ -200,7 +194,7 @@ impl Search {
                     }
                 };
                 let i = gumbel::root_final(t, g, self.params.c_visit, self.params.c_scale);
-                (pi, i)
+                (pi, i, value)
             }
             Algorithm::Puct => {
                 let visits: Vec<f32> = t.edge_range(0).map(|e| t.edge_visits(e) as f32).collect();
@@ -210,7 +204,13 @@ impl Search {
                     Pick::Explore => sample(&shares, &mut self.rng),
                     Pick::Noisy | Pick::Best => argmax(&visits),
                 };
-                (shares, i)
+                let root = &t.nodes[0];
+                let value = if root.visits > 0 {
+                    root.value_sum / root.visits as f32
+                } else {
+                    root.raw_value
+                };
+                (shares, i, value)
             }
         };
         SearchResult {
