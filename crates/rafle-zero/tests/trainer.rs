@@ -176,6 +176,11 @@ fn config_errors_name_the_field() {
             "eval.opponents",
         ),
         ("device = \"cpu\"", "device = \"tpu\"", "run.device"),
+        (
+            "value_loss_weight = 1.0",
+            "value_loss_weight = 1.0\nvalue_target_search = 1.5",
+            "train.value_target_search",
+        ),
     ];
     for (from, to, field) in cases {
         assert!(good.contains(from), "{from}");
