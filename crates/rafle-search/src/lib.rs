@@ -10,11 +10,12 @@
 //! greedy            one ply, best material after the move, random tie-break
 //! alphabeta:6       iterative deepening alpha-beta to depth 6
 //! alphabeta:t=0.5s  the same, 0.5 s per move (also t=200ms)
-//! mcts:400          plain UCT with random rollouts, 400 simulations per move
+//! uct:400           plain UCT with random rollouts, 400 simulations per move
+//!                   (`mcts:400` is accepted as an alias)
 //! ```
 //!
 //! Modules: the players ([`random`], [`greedy`], [`alphabeta`] with its
-//! [`eval`] and [`tt`], [`mcts`]), [`spec`] (spec strings), [`arena`]
+//! [`eval`] and [`tt`], [`uct`]), [`spec`] (spec strings), [`arena`]
 //! (matches and round robins), [`elo`] (Elo, intervals, SPRT, ratings),
 //! [`pdn`] (game records) and [`report`] (the tables `rafle eval` prints).
 
@@ -23,12 +24,12 @@ pub mod arena;
 pub mod elo;
 pub mod eval;
 pub mod greedy;
-pub mod mcts;
 pub mod pdn;
 pub mod random;
 pub mod report;
 pub mod spec;
 pub mod tt;
+pub mod uct;
 
 pub use arena::{
     play_match, round_robin, ArenaConfig, GameRecord, MatchResult, RoundRobin, Termination,

@@ -1,10 +1,10 @@
 //! Player spec strings: `random`, `greedy`, `alphabeta:6`, `alphabeta:t=0.5s`,
-//! `alphabeta:d=8,t=1s`, `mcts:400`.
+//! `alphabeta:d=8,t=1s`, `uct:400` (alias `mcts:400`).
 
 use crate::alphabeta::{AlphaBeta, Limits};
 use crate::greedy::Greedy;
-use crate::mcts::{Mcts, MctsConfig};
 use crate::random::RandomPlayer;
+use crate::uct::{Uct, UctConfig};
 use crate::{Player, PlayerFactory};
 use rafle_core::Variant;
 use std::fmt;
@@ -23,7 +23,7 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-const KNOWN: &str = "random, greedy, alphabeta:D, alphabeta:t=0.5s, mcts:N";
+const KNOWN: &str = "random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N";
 
 fn err(spec: &str, why: impl fmt::Display) -> SpecError {
     SpecError(format!("player spec {spec:?}: {why} (known: {KNOWN})"))
@@ -101,7 +101,7 @@ pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecE
                     as Box<dyn Player>
             })
         }
-        ("mcts", Some(a)) => {
+        ("uct" | "mcts", Some(a)) => {
             let sims = match a.parse::<u32>() {
                 Ok(n) if (1..=10_000_000).contains(&n) => n,
                 _ => {
@@ -111,15 +111,15 @@ pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecE
                     ))
                 }
             };
-            let cfg = MctsConfig {
+            let cfg = UctConfig {
                 simulations: sims,
-                ..MctsConfig::default()
+                ..UctConfig::default()
             };
             Arc::new(move |seed| {
-                Box::new(Mcts::new(variant, cfg, seed).with_name(name.clone())) as Box<dyn Player>
+                Box::new(Uct::new(variant, cfg, seed).with_name(name.clone())) as Box<dyn Player>
             })
         }
-        ("alphabeta" | "ab" | "mcts", None) => {
+        ("alphabeta" | "ab" | "uct" | "mcts", None) => {
             return Err(err(spec, format!("{kind} needs options, e.g. {kind}:4")))
         }
         ("model", _) => {
@@ -146,6 +146,7 @@ mod tests {
             "alphabeta:2",
             "alphabeta:t=20ms",
             "alphabeta:d=3,t=1s",
+            "uct:20",
             "mcts:20",
         ] {
             let f = parse_player(spec, Variant::Checkers).unwrap();
@@ -164,7 +165,7 @@ mod tests {
             ("alphabeta:0", "depth"),
             ("alphabeta:x", "depth"),
             ("alphabeta:t=fast", "duration"),
-            ("mcts:-1", "simulation count"),
+            ("uct:-1", "simulation count"),
             ("random:3", "takes no options"),
             ("", "unknown player"),
         ] {

@@ -86,7 +86,7 @@ fn pdn_reader_skips_numbers_and_comments() {
 #[test]
 fn results_depend_only_on_the_seed() {
     let v = Variant::Thai;
-    let (a, b) = (player("alphabeta:2", v), player("mcts:30", v));
+    let (a, b) = (player("alphabeta:2", v), player("uct:30", v));
     let one = play_match(
         v,
         &a,

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 pub struct EvalArgs {
     #[arg(long)]
     pub variant: String,
-    /// Player A, e.g. alphabeta:4, mcts:400, greedy, random.
+    /// Player A, e.g. alphabeta:4, uct:400, greedy, random.
     #[arg(long)]
     pub a: Option<String>,
     /// Player B.
@@ -211,8 +211,8 @@ mod tests {
     #[test]
     fn round_robin_lists_keep_multi_option_specs() {
         assert_eq!(
-            split_players("random, alphabeta:d=6,t=1s,mcts:40"),
-            ["random", "alphabeta:d=6,t=1s", "mcts:40"]
+            split_players("random, alphabeta:d=6,t=1s,uct:40"),
+            ["random", "alphabeta:d=6,t=1s", "uct:40"]
         );
     }
 

@@ -1,7 +1,7 @@
-//! `mcts:N`: plain UCT (UCB1 selection, one child expanded per simulation,
+//! `uct:N` (alias `mcts:N`): plain UCT (UCB1 selection, one child expanded per simulation,
 //! uniformly random rollouts, N simulations per move).
 //!
-//! Rollouts stop after [`MctsConfig::rollout_plies`] plies; an unfinished
+//! Rollouts stop after [`UctConfig::rollout_plies`] plies; an unfinished
 //! rollout is scored by material (a lead of at least one man counts as a
 //! win), which keeps long random games from drowning the signal in noise.
 //! Values are stored from the point of view of the player who made the move
@@ -16,7 +16,7 @@ use rafle_core::rng::Rng;
 use rafle_core::{Color, Counters, Game, Move, MoveList, Position, Rules, Variant};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MctsConfig {
+pub struct UctConfig {
     pub simulations: u32,
     /// UCB1 exploration constant.
     pub exploration: f64,
@@ -24,9 +24,9 @@ pub struct MctsConfig {
     pub rollout_plies: u32,
 }
 
-impl Default for MctsConfig {
+impl Default for UctConfig {
     fn default() -> Self {
-        MctsConfig {
+        UctConfig {
             simulations: 400,
             exploration: std::f64::consts::SQRT_2,
             rollout_plies: 60,
@@ -35,32 +35,32 @@ impl Default for MctsConfig {
 }
 
 #[derive(Debug)]
-pub struct Mcts {
+pub struct Uct {
     variant: Variant,
-    cfg: MctsConfig,
+    cfg: UctConfig,
     name: String,
     rng: Rng,
     nodes: u64,
 }
 
-impl Mcts {
-    pub fn new(variant: Variant, cfg: MctsConfig, seed: u64) -> Mcts {
-        Mcts {
+impl Uct {
+    pub fn new(variant: Variant, cfg: UctConfig, seed: u64) -> Uct {
+        Uct {
             variant,
             cfg,
-            name: format!("mcts:{}", cfg.simulations),
+            name: format!("uct:{}", cfg.simulations),
             rng: Rng::new(seed),
             nodes: 0,
         }
     }
 
-    pub fn with_name(mut self, name: String) -> Mcts {
+    pub fn with_name(mut self, name: String) -> Uct {
         self.name = name;
         self
     }
 }
 
-impl Player for Mcts {
+impl Player for Uct {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -101,7 +101,7 @@ struct Node {
 
 struct Tree<R: Rules> {
     nodes: Vec<Node>,
-    cfg: MctsConfig,
+    cfg: UctConfig,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -116,7 +116,7 @@ fn terminal_value<R: Rules>(pos: &Position, moves: &MoveList, counters: &Counter
 }
 
 impl<R: Rules> Tree<R> {
-    fn new(pos: Position, counters: Counters, cfg: MctsConfig) -> Tree<R> {
+    fn new(pos: Position, counters: Counters, cfg: UctConfig) -> Tree<R> {
         let mut t = Tree {
             nodes: Vec::with_capacity(cfg.simulations as usize + 1),
             cfg,
@@ -152,7 +152,7 @@ impl<R: Rules> Tree<R> {
     }
 
     /// Runs the simulations; returns the most visited root move and the
-    /// number of tree nodes created (what [`Player::nodes`] counts for MCTS).
+    /// number of tree nodes created (what [`Player::nodes`] counts for UCT).
     fn run(mut self, rng: &mut Rng) -> (Move, u64) {
         for _ in 0..self.cfg.simulations {
             let leaf = self.select_expand(rng);
