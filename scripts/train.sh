@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 1, the main job: set up (.venv with torch for tch), build,
 # train by self-play on configs/thai.toml (or the config given as $1), and
-# print the final evaluation table (200 games each against random and greedy).
+# print the final evaluation table (200 games each against random, greedy and
+# alphabeta:2).
 # The run folder (checkpoints, metrics.csv, plots/) is the config's run.out_dir;
 # a killed run continues with: target/release/rafle train --resume runs/thai
 set -euo pipefail

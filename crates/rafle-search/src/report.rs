@@ -79,6 +79,19 @@ pub fn match_table(m: &MatchResult) -> String {
             out.push('\n');
         }
     }
+    for (name, net) in [(&m.a, &m.a_network), (&m.b, &m.b_network)] {
+        if let Some(s) = net {
+            let _ = writeln!(
+                out,
+                "{name:<wa$} network: {} evaluations in {} calls, average batch {:.1}, {} evals/s",
+                s.evals,
+                s.calls,
+                s.avg_batch(),
+                rate(s.evals_per_second())
+            );
+        }
+    }
+    let _ = writeln!(out, "wall time {:.1} s", m.seconds);
     if let Some((d, llr)) = m.sprt {
         let what = match d {
             SprtDecision::AcceptH1 => "H1 accepted (A is stronger by elo1 or more)",

@@ -1,14 +1,22 @@
-//! Arena: PDN round trips, determinism, SPRT stops, round robins.
+//! Arena: PDN round trips, determinism, SPRT stops, round robins, and the
+//! lockstep arena of network sides against the per-game one.
 
+use rafle_core::rng::Rng;
 use rafle_core::{Game, Move, Variant};
-use rafle_search::arena::{play_match, round_robin, ArenaConfig, MatchResult, Termination};
+use rafle_search::arena::{round_robin, ArenaConfig, MatchResult, Side, Termination};
 use rafle_search::elo::{Sprt, SprtDecision};
+use rafle_search::network::{self, EvalError, Evaluator, Leaves, NetworkPlayer, SearchParams};
 use rafle_search::pdn::{parse_result, read_games, write_games};
-use rafle_search::{parse_player, Player, PlayerFactory};
-use std::sync::Arc;
+use rafle_search::{parse_player, NetworkSide, Player, PlayerFactory};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-fn player(spec: &str, v: Variant) -> PlayerFactory {
-    parse_player(spec, v).unwrap()
+fn player(spec: &str, v: Variant) -> Side {
+    Side::Player(parse_player(spec, v).unwrap())
+}
+
+fn play_match(v: Variant, a: &Side, b: &Side, c: &ArenaConfig) -> MatchResult {
+    rafle_search::play_match(v, a, b, c).unwrap()
 }
 
 fn cfg(games: usize, seed: u64) -> ArenaConfig {
@@ -165,7 +173,7 @@ fn an_illegal_move_loses() {
     let cheat: PlayerFactory = Arc::new(|_| Box::new(Cheat) as Box<dyn Player>);
     let m = play_match(
         v,
-        &cheat,
+        &Side::Player(cheat),
         &player("random", v),
         &ArenaConfig {
             opening_plies: 0,
@@ -187,7 +195,7 @@ fn round_robin_ratings_are_anchored_at_random() {
         .iter()
         .map(|s| (s.to_string(), player(s, v)))
         .collect();
-    let rr = round_robin(v, &players, &cfg(10, 3));
+    let rr = round_robin(v, &players, &cfg(10, 3)).unwrap();
     assert_eq!(rr.matches.len(), 3);
     assert_eq!(rr.anchor, 1);
     assert_eq!(rr.ratings[1], 0.0);
@@ -223,5 +231,218 @@ fn opening_lists_are_played_in_turn() {
             rafle_search::arena::parse_openings(v, bad).is_err(),
             "{bad:?}"
         );
+    }
+}
+
+/// A deterministic stand-in for a network: logits and value are a fixed
+/// pseudo-random function of the observation; counts calls and leaves.
+#[derive(Clone, Default)]
+struct Hashed {
+    calls: Arc<AtomicUsize>,
+    leaves: Arc<AtomicUsize>,
+}
+
+impl Evaluator for Hashed {
+    fn evaluate(
+        &mut self,
+        l: &Leaves,
+        logits: &mut [f32],
+        values: &mut [f32],
+    ) -> Result<(), EvalError> {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.leaves.fetch_add(l.n, Ordering::Relaxed);
+        let len = l.obs.len() / l.n;
+        let na = logits.len() / l.n;
+        for k in 0..l.n {
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            for &x in &l.obs[k * len..(k + 1) * len] {
+                h = (h ^ x.to_bits() as u64).wrapping_mul(0x100_0000_01b3);
+            }
+            let mut rng = Rng::new(h);
+            for x in &mut logits[k * na..(k + 1) * na] {
+                *x = rng.unit_f64() as f32 * 2.0 - 1.0;
+            }
+            values[k] = (rng.unit_f64() as f32 - 0.5) * 0.6;
+        }
+        Ok(())
+    }
+}
+
+fn network_side(name: &str, e: &Hashed, sims: usize) -> Side {
+    Side::Network(NetworkSide {
+        name: name.into(),
+        evaluator: network::shared(e.clone()),
+        params: SearchParams::default(),
+        simulations: sims,
+    })
+}
+
+/// The same network as a per-game player: every game evaluates alone.
+fn per_game_side(name: &str, e: &Hashed, sims: usize) -> Side {
+    let (name, e) = (name.to_string(), e.clone());
+    Side::Player(Arc::new(move |seed| {
+        Box::new(NetworkPlayer::new(
+            name.clone(),
+            e.clone(),
+            SearchParams::default(),
+            sims,
+            seed,
+        )) as Box<dyn Player>
+    }))
+}
+
+#[test]
+fn lockstep_arena_plays_the_per_game_arena_games() {
+    for (v, sims, opp) in [
+        (Variant::Thai, 8, "alphabeta:2"),
+        (Variant::International, 4, "greedy"),
+        (Variant::Checkers, 0, "uct:20"),
+    ] {
+        let e = Hashed::default();
+        let c = ArenaConfig {
+            max_plies: 120,
+            ..cfg(6, 4)
+        };
+        let lock = play_match(v, &network_side("net", &e, sims), &player(opp, v), &c);
+        let per_game = play_match(v, &per_game_side("net", &e, sims), &player(opp, v), &c);
+        assert_eq!(
+            write_games(&lock.games, "t"),
+            write_games(&per_game.games, "t"),
+            "{v}"
+        );
+        assert_eq!(lock.wdl, per_game.wdl);
+        assert_eq!(lock.penta, per_game.penta);
+        // B as the network side, and both sides networks.
+        let lock = play_match(v, &player(opp, v), &network_side("net", &e, sims), &c);
+        let per_game = play_match(v, &player(opp, v), &per_game_side("net", &e, sims), &c);
+        assert_eq!(
+            write_games(&lock.games, "t"),
+            write_games(&per_game.games, "t"),
+            "{v}"
+        );
+        let other = Hashed::default();
+        let lock = play_match(
+            v,
+            &network_side("n1", &e, sims),
+            &network_side("n2", &other, 2),
+            &c,
+        );
+        let per_game = play_match(
+            v,
+            &per_game_side("n1", &e, sims),
+            &per_game_side("n2", &other, 2),
+            &c,
+        );
+        assert_eq!(
+            write_games(&lock.games, "t"),
+            write_games(&per_game.games, "t"),
+            "{v}"
+        );
+        assert!(lock.a_network.is_some() && lock.b_network.is_some());
+    }
+}
+
+#[test]
+fn a_network_side_is_evaluated_in_batches_across_games() {
+    let v = Variant::Thai;
+    let e = Hashed::default();
+    let m = play_match(
+        v,
+        &network_side("net", &e, 8),
+        &player("greedy", v),
+        &cfg(16, 2),
+    );
+    let stats = m.a_network.unwrap();
+    assert_eq!(stats.calls as usize, e.calls.load(Ordering::Relaxed));
+    assert_eq!(stats.evals as usize, e.leaves.load(Ordering::Relaxed));
+    // 16 games, the network to move in about half of them at any time.
+    assert!(stats.avg_batch() > 4.0, "{stats:?}");
+    assert!(m.b_network.is_none());
+    // A's moves: the plies after the opening where A was to move.
+    let a_moves: u64 = m
+        .games
+        .iter()
+        .map(|g| {
+            let mut replay = Game::new(v);
+            let mut n = 0;
+            for (i, mv) in g.moves.iter().enumerate() {
+                let a_to_move = (replay.turn() == rafle_core::Color::White) == g.a_is_white;
+                n += u64::from(i >= g.opening_plies && a_to_move);
+                replay.play(mv).unwrap();
+            }
+            n
+        })
+        .sum();
+    assert_eq!(m.a_effort.moves, a_moves);
+    // The per-game arena calls the network once per leaf.
+    let one = Hashed::default();
+    play_match(
+        v,
+        &per_game_side("net", &one, 8),
+        &player("greedy", v),
+        &cfg(16, 2),
+    );
+    assert_eq!(
+        one.calls.load(Ordering::Relaxed),
+        one.leaves.load(Ordering::Relaxed)
+    );
+    assert!(one.calls.load(Ordering::Relaxed) as f64 > 4.0 * stats.calls as f64);
+}
+
+#[test]
+fn more_leaves_per_round_make_larger_batches() {
+    let v = Variant::Thai;
+    let e = Hashed::default();
+    let side = |leaves| {
+        Side::Network(NetworkSide {
+            name: "net".into(),
+            evaluator: network::shared(e.clone()),
+            params: SearchParams {
+                leaves_per_round: leaves,
+                ..SearchParams::default()
+            },
+            simulations: 32,
+        })
+    };
+    let one = play_match(v, &side(1), &player("greedy", v), &cfg(2, 1))
+        .a_network
+        .unwrap();
+    let eight = play_match(v, &side(8), &player("greedy", v), &cfg(2, 1))
+        .a_network
+        .unwrap();
+    assert!(one.avg_batch() <= 2.0, "{one:?}");
+    assert!(
+        eight.avg_batch() > 2.0 * one.avg_batch(),
+        "{one:?} vs {eight:?}"
+    );
+}
+
+#[test]
+fn an_evaluator_error_or_a_stop_ends_the_match_with_an_error() {
+    let v = Variant::Thai;
+    let failing =
+        |_: &Leaves, _: &mut [f32], _: &mut [f32]| Err(EvalError::Failed("no network".into()));
+    let side = Side::Network(NetworkSide {
+        name: "broken".into(),
+        evaluator: Arc::new(Mutex::new(failing)),
+        params: SearchParams::default(),
+        simulations: 4,
+    });
+    let err = rafle_search::play_match(v, &side, &player("random", v), &cfg(4, 0)).unwrap_err();
+    assert_eq!(err, EvalError::Failed("no network".into()));
+    let stop = Arc::new(AtomicBool::new(true));
+    let c = ArenaConfig {
+        stop: Some(stop),
+        ..cfg(4, 0)
+    };
+    for (a, b) in [
+        (
+            network_side("net", &Hashed::default(), 4),
+            player("random", v),
+        ),
+        (player("alphabeta:2", v), player("random", v)),
+    ] {
+        let err = rafle_search::play_match(v, &a, &b, &c).unwrap_err();
+        assert_eq!(err, EvalError::Interrupted);
     }
 }

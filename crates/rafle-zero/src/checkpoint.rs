@@ -21,10 +21,10 @@ use rafle_env::{Env, EnvConfig};
 use serde::{Deserialize, Serialize};
 use tch::{Device, Tensor};
 
-use crate::config::Config;
 use crate::net::{Net, NetShape};
 use crate::optim::Optimizer;
 use crate::replay::Replay;
+use rafle_search::config::Config;
 
 pub const WEIGHTS: &str = "latest.safetensors";
 pub const META: &str = "latest.json";

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use tch::{nn::VarStore, Tensor};
 
-use crate::config::TrainConfig;
+use rafle_search::config::{LrSchedule, OptimizerKind, TrainConfig};
 
 const BETA1: f64 = 0.9;
 const BETA2: f64 = 0.999;
@@ -62,10 +62,9 @@ impl Optimizer {
             })
             .collect();
         Optimizer {
-            kind: if cfg.optimizer == "sgd" {
-                Kind::Sgd
-            } else {
-                Kind::Adam
+            kind: match cfg.optimizer {
+                OptimizerKind::Sgd => Kind::Sgd,
+                OptimizerKind::Adam => Kind::Adam,
             },
             weight_decay: cfg.weight_decay,
             momentum: cfg.momentum,
@@ -158,12 +157,12 @@ pub fn lr_at(cfg: &TrainConfig, step: u64, progress: f64) -> f64 {
     if step < cfg.warmup_steps {
         return cfg.lr * (step + 1) as f64 / cfg.warmup_steps as f64;
     }
-    match cfg.lr_schedule.as_str() {
-        "cosine" => {
+    match cfg.lr_schedule {
+        LrSchedule::Cosine => {
             let x = progress.clamp(0.0, 1.0);
             let lo = cfg.lr * cfg.lr_final_frac;
             lo + 0.5 * (cfg.lr - lo) * (1.0 + (std::f64::consts::PI * x).cos())
         }
-        _ => cfg.lr,
+        LrSchedule::Constant => cfg.lr,
     }
 }

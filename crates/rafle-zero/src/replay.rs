@@ -1,10 +1,5 @@
-//! Training positions and the replay buffer (a window of the newest positions).
-//!
-//! A [`Sample`] keeps its observation quantised to bytes (planes are in
-//! [0, 1]: 0/1 piece planes and fractional counter planes, error < 0.002),
-//! the policy target over the legal actions, the game result and the root
-//! search value for the player to act. [`Batch`] turns samples into the
-//! training tensors.
+//! The replay buffer (a window of the newest self-play positions, each a
+//! [`Sample`]) and its file; [`Batch`] turns samples into the training tensors.
 
 use std::collections::VecDeque;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -12,43 +7,8 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use rafle_core::rng::Rng;
+use rafle_search::sample::{value_of_wdl, Sample};
 use tch::{Device, Kind, Tensor};
-
-/// One training position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
-    /// Observation, each float x stored as round(x * 255).
-    pub obs: Vec<u8>,
-    /// Policy target over the legal actions (the support is the legal mask).
-    pub policy: Vec<(u16, f32)>,
-    /// Result for the player to act: 0 win, 1 draw, 2 loss (the WDL index).
-    pub wdl: u8,
-    /// Root value of the search for the player to act, in [-1, 1].
-    pub q: f32,
-}
-
-impl Sample {
-    pub fn quantise(obs: &[f32]) -> Vec<u8> {
-        obs.iter()
-            .map(|&x| (x.clamp(0.0, 1.0) * 255.0).round() as u8)
-            .collect()
-    }
-
-    /// Value target: `(1 - search_weight)` x the one-hot result +
-    /// `search_weight` x [`wdl_of_value`]`(q)`. Mixing in the search value
-    /// gives a lower-variance target than the result of one noisy game.
-    pub fn value_target(&self, search_weight: f32) -> [f32; 3] {
-        let mut t = wdl_of_value(self.q).map(|x| x * search_weight);
-        t[self.wdl.min(2) as usize] += 1.0 - search_weight;
-        t
-    }
-}
-
-/// A WDL distribution with expected value `q`: [max(q, 0), 1 - |q|, max(-q, 0)].
-pub fn wdl_of_value(q: f32) -> [f32; 3] {
-    let q = q.clamp(-1.0, 1.0);
-    [q.max(0.0), 1.0 - q.abs(), (-q).max(0.0)]
-}
 
 /// The tensors of one training batch, on the training device.
 #[derive(Debug)]
@@ -80,7 +40,7 @@ impl Batch {
         let mut policy = vec![0f32; b * actions];
         let mut value = Vec::with_capacity(b * 3);
         for (i, s) in samples.iter().enumerate() {
-            obs.extend(s.obs.iter().map(|&q| q as f32 / 255.0));
+            obs.extend(s.obs_f32());
             for &(a, p) in &s.policy {
                 mask[i * actions + a as usize] = true;
                 policy[i * actions + a as usize] = p;
@@ -205,7 +165,7 @@ impl Replay {
             r.read_exact(&mut wdl)?;
             let q = if v1 {
                 // No search value stored: the result stands in for it.
-                wdl_of_result(wdl[0])
+                value_of_wdl(wdl[0])
             } else {
                 let mut q = [0u8; 4];
                 r.read_exact(&mut q)?;
@@ -220,15 +180,6 @@ impl Replay {
         }
         replay.total_added = total_added;
         Ok(replay)
-    }
-}
-
-/// The scalar value of a WDL class: win 1, draw 0, loss -1.
-fn wdl_of_result(wdl: u8) -> f32 {
-    match wdl {
-        0 => 1.0,
-        1 => 0.0,
-        _ => -1.0,
     }
 }
 
@@ -255,27 +206,6 @@ mod tests {
             wdl,
             q,
         }
-    }
-
-    #[test]
-    fn value_target_mixes_result_and_search_value() {
-        for (wdl, q) in [(0, 0.3), (1, -0.8), (2, 1.0), (0, -1.0)] {
-            let s = sample(wdl, q);
-            let mut one_hot = [0.0; 3];
-            one_hot[wdl as usize] = 1.0;
-            assert_eq!(s.value_target(0.0), one_hot);
-            let t = s.value_target(1.0);
-            assert!((t[0] - t[2] - q).abs() < 1e-6, "{t:?} has value {q}");
-            for w in [0.0, 0.25, 1.0] {
-                let t = s.value_target(w);
-                assert!(t.iter().all(|&x| x >= 0.0), "{t:?}");
-                assert!((t.iter().sum::<f32>() - 1.0).abs() < 1e-6, "{t:?}");
-                let expected = (1.0 - w) * (1.0 - wdl as f32) + w * q;
-                assert!((t[0] - t[2] - expected).abs() < 1e-6, "{t:?}");
-            }
-        }
-        assert_eq!(wdl_of_value(0.0), [0.0, 1.0, 0.0]);
-        assert_eq!(wdl_of_value(-0.5), [0.0, 0.5, 0.5]);
     }
 
     #[test]

@@ -17,25 +17,24 @@
 //! [`Sample::value_target`]: crate::replay::Sample::value_target
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
-use rafle_search::{elo, play_match, ArenaConfig};
+use rafle_search::config::Config;
+use rafle_search::network::SearchParams;
+use rafle_search::selfplay::SelfPlay;
+use rafle_search::{elo, play_match, ArenaConfig, Side};
 use tch::{Kind, Tensor};
 
 use crate::checkpoint::{self, Metadata};
-use crate::config::Config;
 use crate::metrics::Metrics;
+use crate::model::network_side;
 use crate::net::{self, masked_logits, Net, NetShape};
 use crate::optim::{lr_at, Optimizer};
-use crate::player::shared_factory;
 use crate::replay::{Batch, Replay};
-use crate::search::SearchParams;
-use crate::selfplay::SelfPlay;
 
 /// Losses of one step (or the mean of several).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -124,8 +123,8 @@ impl Trainer {
     }
 
     fn build(cfg: Config, meta: Option<Metadata>, dir: PathBuf, quiet: bool) -> Result<Trainer> {
-        let variant = cfg.variant()?;
-        let device = net::device(&cfg.run.device)?;
+        let variant = cfg.variant();
+        let device = net::device(cfg.run.device)?;
         if cfg.run.torch_threads > 0 {
             tch::set_num_threads(cfg.run.torch_threads as i32);
         }
@@ -152,8 +151,8 @@ impl Trainer {
             .with_context(|| format!("cannot create {}", dir.display()))?;
         // A resumed run continues with fresh streams: games in flight were lost.
         let seed = cfg.run.seed ^ iteration.wrapping_mul(0x9E37_79B9);
-        let selfplay = SelfPlay::new(&cfg, variant, seed)?;
-        let infer = net.inference_copy(&cfg.run.inference_dtype)?;
+        let selfplay = SelfPlay::new(&cfg.search, &cfg.selfplay, variant, seed)?;
+        let infer = net.inference_copy(cfg.run.inference_dtype)?;
         Ok(Trainer {
             infer,
             rng: Rng::stream(seed, 0x7261_666c),
@@ -248,9 +247,9 @@ impl Trainer {
             let want = self.cfg.selfplay.positions_per_iteration;
             let sp_bar = mp.add(ProgressBar::new(want as u64));
             sp_bar.set_style(style("  self-play  {bar:30} {pos}/{len} positions {msg}"));
-            let (samples, st) = self
-                .selfplay
-                .run(&self.infer, want, |n| sp_bar.set_position(n as u64));
+            let (samples, st) = self.selfplay.run(&mut self.infer, want, None, |n| {
+                sp_bar.set_position(n as u64)
+            })?;
             sp_bar.finish_and_clear();
             mp.remove(&sp_bar);
             for s in samples {
@@ -322,10 +321,7 @@ impl Trainer {
             log("selfplay/games_per_s", st.games as f64 / sp_s)?;
             log("selfplay/nn_evals_per_s", st.nn_evals as f64 / sp_s)?;
             log("selfplay/avg_batch", st.avg_batch())?;
-            log(
-                "selfplay/nn_share",
-                st.nn_seconds / (st.nn_seconds + st.tree_seconds).max(1e-9),
-            )?;
+            log("selfplay/nn_share", st.nn_share())?;
             if st.games > 0 {
                 log("selfplay/game_length", st.plies as f64 / st.games as f64)?;
                 log("selfplay/draw_rate", st.draws as f64 / st.games as f64)?;
@@ -352,7 +348,7 @@ impl Trainer {
                 st.plies as f64 / st.games.max(1) as f64,
                 st.nn_evals as f64 / sp_s,
                 st.avg_batch(),
-                100.0 * st.nn_seconds / (st.nn_seconds + st.tree_seconds).max(1e-9),
+                100.0 * st.nn_share(),
                 self.step,
                 loss_txt,
                 st.seconds,
@@ -409,16 +405,16 @@ impl Trainer {
         Ok(())
     }
 
-    /// Plays `games` arena games against each configured opponent.
+    /// Plays `games` arena games against each configured opponent (the
+    /// lockstep arena: all games' leaves in one forward pass per round).
     pub fn evaluate(&self, games: usize, mp: &MultiProgress) -> Result<Vec<EvalRow>> {
-        let copy = self.net.inference_copy("f32")?;
         let params = SearchParams::from_config(&self.cfg.search);
         let sims = self.cfg.eval.simulations;
         let name = format!("model@{}", self.iteration);
-        let model = shared_factory(Arc::new(Mutex::new(copy)), params, sims, name);
+        let model = network_side(&self.net, params, sims, name)?;
         let mut rows = Vec::new();
         for spec in &self.cfg.eval.opponents {
-            let opp = rafle_search::parse_player(spec, self.variant)?;
+            let opp = Side::Player(rafle_search::parse_player(spec, self.variant)?);
             let cfg = ArenaConfig {
                 games,
                 seed: self.cfg.run.seed.wrapping_add(self.iteration),
@@ -428,7 +424,7 @@ impl Trainer {
             let bar = mp.add(ProgressBar::new_spinner());
             bar.set_message(format!("  eval vs {spec} ({games} games)"));
             bar.enable_steady_tick(std::time::Duration::from_millis(200));
-            let m = play_match(self.variant, &model, &opp, &cfg);
+            let m = play_match(self.variant, &model, &opp, &cfg)?;
             bar.finish_and_clear();
             mp.remove(&bar);
             rows.push(EvalRow {

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use rafle_core::rng::Rng;
+use rafle_search::config::{Config, InferenceDtype};
 use rafle_zero::checkpoint::{self, load_net, probe_obs};
-use rafle_zero::config::Config;
 use rafle_zero::metrics;
 use rafle_zero::optim::Optimizer;
 use rafle_zero::replay::{Batch, Replay};
@@ -95,8 +95,8 @@ fn checkpoint_reloads_to_the_same_outputs() {
     assert_eq!(meta.shape, t.net.shape);
     let obs = probe_obs(&t.net).unwrap();
     let n = checkpoint::PROBE_POSITIONS;
-    let (p1, v1) = t.net.evaluate(&obs, n);
-    let (p2, v2) = loaded.evaluate(&obs, n);
+    let (p1, v1) = t.net.infer(&obs, n);
+    let (p2, v2) = loaded.infer(&obs, n);
     assert_eq!(p1, p2);
     assert_eq!(v1, v2);
     // A fresh network with another seed differs: the comparison can fail.
@@ -104,11 +104,11 @@ fn checkpoint_reloads_to_the_same_outputs() {
         rafle_zero::net::Net::new(t.net.shape.clone(), Device::Cpu, 99),
         (),
     );
-    assert_ne!(other.evaluate(&obs, n).0, p1);
+    assert_ne!(other.infer(&obs, n).0, p1);
     // The bf16 inference copy is bf16 and close to the f32 network.
-    let half = t.net.inference_copy("bf16").unwrap();
+    let half = t.net.inference_copy(InferenceDtype::Bf16).unwrap();
     assert_eq!(half.vs.kind(), tch::Kind::BFloat16);
-    let (p3, v3) = half.evaluate(&obs, n);
+    let (p3, v3) = half.infer(&obs, n);
     let dp = p1
         .iter()
         .zip(&p3)
@@ -182,6 +182,61 @@ fn config_errors_name_the_field() {
             "train.value_target_search",
         ),
     ];
+    for (from, to, field) in cases {
+        assert!(good.contains(from), "{from}");
+        let err = Config::parse(&good.replacen(from, to, 1))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(field), "{to}: {err}");
+        assert!(!err.contains('\n'), "one line: {err}");
+    }
+    // Choices are enums: the error names the field and the allowed values.
+    let choices = [
+        (
+            "algorithm = \"gumbel\"",
+            "algorithm = \"mcts\"",
+            "search.algorithm",
+            "puct",
+        ),
+        (
+            "optimizer = \"adam\"",
+            "optimizer = \"Adam\"",
+            "train.optimizer",
+            "sgd",
+        ),
+        (
+            "lr_schedule = \"cosine\"",
+            "lr_schedule = \"linear\"",
+            "train.lr_schedule",
+            "constant",
+        ),
+        ("device = \"cpu\"", "device = \"gpu\"", "run.device", "cuda"),
+        (
+            "device = \"cpu\"",
+            "device = \"cpu\"\ninference_dtype = \"fp16\"",
+            "run.inference_dtype",
+            "bf16",
+        ),
+        (
+            "variant = \"thai\"",
+            "variant = \"chess\"",
+            "run.variant",
+            "international",
+        ),
+    ];
+    for (from, to, field, choice) in choices {
+        assert!(good.contains(from), "{from}");
+        let err = Config::parse(&good.replacen(from, to, 1))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(field) && err.contains(choice), "{to}: {err}");
+        assert!(!err.contains('\n'), "one line: {err}");
+    }
+    let cases = [(
+        "temperature_plies",
+        "leaves_per_round = 0\ntemperature_plies",
+        "search.leaves_per_round",
+    )];
     for (from, to, field) in cases {
         assert!(good.contains(from), "{from}");
         let err = Config::parse(&good.replacen(from, to, 1))

@@ -1,10 +1,14 @@
 //! `rafle bench perft [--variant V] [--depth D]`: nodes per second.
 //! `rafle bench env [--variant V] [--envs 4096] [--threads 1,2] [--steps N]`:
 //! VecEnv steps per second (measured by `rafle_env::bench`).
+//! `rafle bench selfplay [--config configs/thai.toml] [--positions N] [--rounds R]`:
+//! self-play network evaluations per second, average batch and network
+//! share, in f32 and bf16 alternately (a fresh network of the config's shape).
 //! Other benchmarks are added as further `BenchKind`s.
 
 use clap::{Args, Subcommand};
 use rafle_core::{Position, Variant};
+use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -39,6 +43,19 @@ pub enum BenchKind {
         /// Batched steps (VecEnv::step calls) timed per measurement.
         #[arg(long, default_value_t = 300)]
         steps: usize,
+    },
+    /// Self-play speed of a config: network evaluations per second, average
+    /// batch and the network's share of the time, f32 against bf16.
+    Selfplay {
+        /// Run configuration (network shape, search and self-play tables).
+        #[arg(long, default_value = "configs/thai.toml")]
+        config: PathBuf,
+        /// Training positions per measurement.
+        #[arg(long, default_value_t = 1024)]
+        positions: usize,
+        /// Measurements per number type (alternating f32 and bf16).
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
     },
 }
 
@@ -84,6 +101,53 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             threads,
             steps,
         } => env_bench::run(variant.as_deref(), envs, &threads, steps)?,
+        BenchKind::Selfplay {
+            config,
+            positions,
+            rounds,
+        } => selfplay_bench(&config, positions, rounds)?,
+    }
+    Ok(())
+}
+
+/// `rafle bench selfplay`: one line per measurement.
+fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> anyhow::Result<()> {
+    use rafle_search::config::{Config, InferenceDtype};
+    use rafle_search::selfplay::SelfPlay;
+    use rafle_zero::net::{self, Net, NetShape};
+    if positions == 0 || rounds == 0 {
+        anyhow::bail!("--positions and --rounds must be positive");
+    }
+    let cfg = Config::load(path)?;
+    let v = cfg.variant();
+    let net = Net::new(NetShape::new(v, &cfg.net), net::device(cfg.run.device)?, 0);
+    let mut nets = [
+        ("f32", net.inference_copy(InferenceDtype::F32)?),
+        ("bf16", net.inference_copy(InferenceDtype::Bf16)?),
+    ];
+    let mut sp = SelfPlay::new(&cfg.search, &cfg.selfplay, v, 1)?;
+    println!(
+        "{}: {} games in lockstep, {} simulations (fast {}), {} leaves per round, net {}x{} on {:?}",
+        path.display(),
+        cfg.selfplay.parallel_games,
+        cfg.search.simulations,
+        cfg.search.fast_simulations,
+        cfg.search.leaves_per_round,
+        cfg.net.blocks,
+        cfg.net.channels,
+        net.device()
+    );
+    for round in 0..rounds {
+        for (name, n) in &mut nets {
+            let (_, st) = sp.run(n, positions, None, |_| {})?;
+            println!(
+                "round {round} {name:>4}: {:>7.0} evals/s, batch {:>5.1}, network {:>3.0}% of self-play time, {:>5.1} games/s",
+                st.nn_evals as f64 / st.seconds,
+                st.avg_batch(),
+                100.0 * st.nn_share(),
+                st.games as f64 / st.seconds
+            );
+        }
     }
     Ok(())
 }

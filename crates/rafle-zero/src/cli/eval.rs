@@ -9,13 +9,15 @@
 //! ```
 //!
 //! Player specs are those of `rafle_search::parse_player`; `model:PATH` is
-//! resolved by [`resolve_player`].
+//! resolved by [`resolve_player`] into a network side, whose leaves of all
+//! games go to the network in one batch per round (the table then gives
+//! each network side's average batch and evaluations per second).
 
 use anyhow::{bail, Context};
 use clap::Args;
 use rafle_core::Variant;
 use rafle_search::elo::Sprt;
-use rafle_search::{parse_player, pdn, report, ArenaConfig, PlayerFactory};
+use rafle_search::{parse_player, pdn, report, ArenaConfig, Side};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -66,18 +68,28 @@ pub struct EvalArgs {
     /// Plies after which a game is adjudicated a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
+    /// Leaves a model side's search may ask for per round (default: the
+    /// checkpoint's search.leaves_per_round); more fills larger batches
+    /// when few games run at once.
+    #[arg(long)]
+    pub leaves_per_round: Option<usize>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
 }
 
-/// The player factory for a spec. `model:PATH` players come from the
-/// trainer; every other spec is a `rafle_search` player.
-pub fn resolve_player(spec: &str, variant: Variant) -> anyhow::Result<PlayerFactory> {
+/// The side of a spec: `model:PATH[:sims]` is a network side (with
+/// `leaves` leaves per round if given); every other spec is a
+/// `rafle_search` player.
+pub fn resolve_player(spec: &str, variant: Variant, leaves: Option<usize>) -> anyhow::Result<Side> {
     if let Some(rest) = spec.trim().strip_prefix("model:") {
-        return rafle_zero::player::model_factory(rest, variant);
+        let mut side = rafle_zero::model::model_side(rest, variant)?;
+        if let (Side::Network(n), Some(l)) = (&mut side, leaves) {
+            n.params.leaves_per_round = l;
+        }
+        return Ok(side);
     }
-    Ok(parse_player(spec, variant)?)
+    Ok(Side::Player(parse_player(spec, variant)?))
 }
 
 /// Splits a round-robin list on commas, keeping `alphabeta:d=6,t=1s` whole.
@@ -134,6 +146,9 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     if a.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
+    if a.leaves_per_round.is_some_and(|l| !(1..=256).contains(&l)) {
+        bail!("--leaves-per-round must be in 1..=256");
+    }
     let cfg = ArenaConfig {
         games: a.games,
         seed: a.seed,
@@ -155,6 +170,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             }
             None => Vec::new(),
         },
+        stop: None,
     };
     let records = if let Some(list) = &a.round_robin {
         let specs = split_players(list);
@@ -163,9 +179,9 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         }
         let players = specs
             .iter()
-            .map(|s| Ok((s.clone(), resolve_player(s, variant)?)))
+            .map(|s| Ok((s.clone(), resolve_player(s, variant, a.leaves_per_round)?)))
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let rr = rafle_search::round_robin(variant, &players, &cfg);
+        let rr = rafle_search::round_robin(variant, &players, &cfg)?;
         println!(
             "variant {variant}, {} games per pairing",
             cfg.games.div_ceil(2) * 2
@@ -185,9 +201,9 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             (Some(s), None) | (None, Some(s)) => s.clone(),
             _ => bail!("name player B with --b SPEC (or --vs SPEC)"),
         };
-        let pa = resolve_player(&spec_a, variant)?;
-        let pb = resolve_player(&spec_b, variant)?;
-        let m = rafle_search::play_match(variant, &pa, &pb, &cfg);
+        let pa = resolve_player(&spec_a, variant, a.leaves_per_round)?;
+        let pb = resolve_player(&spec_b, variant, a.leaves_per_round)?;
+        let m = rafle_search::play_match(variant, &pa, &pb, &cfg)?;
         print!("{}", report::match_table(&m));
         m.games
     };
@@ -218,11 +234,13 @@ mod tests {
 
     #[test]
     fn model_specs_and_bad_specs_are_clear_errors() {
-        let e = resolve_player("model:x.safetensors", Variant::Thai)
+        let e = resolve_player("model:x.safetensors", Variant::Thai, None)
             .err()
             .unwrap();
         assert!(e.to_string().contains("model"), "{e}");
-        let e = resolve_player("nonsense", Variant::Thai).err().unwrap();
+        let e = resolve_player("nonsense", Variant::Thai, None)
+            .err()
+            .unwrap();
         assert!(e.to_string().contains("unknown player"), "{e}");
         assert!(parse_sprt("5", 0.05, 0.05).is_err());
         assert!(parse_sprt("5,0", 0.05, 0.05).is_err());

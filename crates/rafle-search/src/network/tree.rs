@@ -208,6 +208,36 @@ impl Tree {
         id
     }
 
+    /// Virtual loss for a simulation still waiting for its leaf (only when a
+    /// search gathers several leaves per round): each node of `path` after
+    /// the root gets one visit valued as a loss for the player who chose the
+    /// edge into it, so the next descent of the same round prefers other
+    /// lines; the root gets a visit only. Undone by [`Tree::remove_virtual_loss`]
+    /// before the real backup.
+    pub fn add_virtual_loss(&mut self, path: &[u32]) {
+        self.virtual_loss(path, 1);
+    }
+
+    /// Takes back what [`Tree::add_virtual_loss`] added to `path`.
+    pub fn remove_virtual_loss(&mut self, path: &[u32]) {
+        self.virtual_loss(path, -1);
+    }
+
+    fn virtual_loss(&mut self, path: &[u32], sign: i32) {
+        let mut parent = None;
+        for &id in path {
+            let value = match parent {
+                None => 0.0,
+                Some(p) if self.nodes[p as usize].player == self.nodes[id as usize].player => -1.0,
+                Some(_) => 1.0,
+            };
+            let n = &mut self.nodes[id as usize];
+            n.visits = n.visits.wrapping_add_signed(sign);
+            n.value_sum += sign as f32 * value;
+            parent = Some(id);
+        }
+    }
+
     /// Adds `value` (in `path`'s last node's player's view) to every node of `path`.
     pub fn backup(&mut self, path: &[u32], value: f32) {
         let Some(&leaf) = path.last() else { return };

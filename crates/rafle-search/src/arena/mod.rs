@@ -15,14 +15,27 @@
 //! ([`ArenaConfig::openings`], read by [`parse_openings`]): pair `k` then
 //! plays opening `k mod len` (both colours), followed by `opening_plies`
 //! random plies (0 to play the list as is).
+//!
+//! Two ways to play, the same games for the same seed:
+//! - both sides are [`Side::Player`]s: each pair is played on its own, pairs
+//!   in parallel (`play_pair`);
+//! - a side is a [`Side::Network`]: every game of the match (of the SPRT
+//!   batch) advances in lockstep ([`lockstep`]): each round every game runs
+//!   until its network side needs leaves (rayon over games; the other side's
+//!   moves are made on the way), and each network's leaves of all games go
+//!   to its evaluator in one call.
+
+mod lockstep;
 
 use crate::elo::{Pentanomial, Sprt, SprtDecision, Wdl};
+use crate::network::{EvalError, EvalStats, SearchParams, SharedEvaluator};
 use crate::{Player, PlayerFactory};
 use indicatif::{ProgressBar, ProgressStyle};
 use rafle_core::rng::Rng;
 use rafle_core::{Color, EndReason, Game, Move, Variant};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Pairs played between two SPRT checks (fixed, so stops are reproducible).
@@ -46,6 +59,63 @@ pub struct ArenaConfig {
     pub progress: bool,
     /// Opening lines played before the random plies (empty: none).
     pub openings: Vec<Vec<Move>>,
+    /// Raised from outside to stop the match ([`EvalError::Interrupted`]);
+    /// checked between moves.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl ArenaConfig {
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// One side of a match.
+#[derive(Clone)]
+pub enum Side {
+    /// Moves by itself, one game at a time (random, greedy, alpha-beta,
+    /// UCT, or any other [`Player`]).
+    Player(PlayerFactory),
+    /// rafle's network search over an evaluator; its leaves of all games of
+    /// the match go to the evaluator together, one call per round.
+    Network(NetworkSide),
+}
+
+/// A network side: the evaluator and the search it drives.
+#[derive(Clone)]
+pub struct NetworkSide {
+    pub name: String,
+    pub evaluator: SharedEvaluator,
+    pub params: SearchParams,
+    /// Simulations per step (0: the policy's best legal action).
+    pub simulations: usize,
+}
+
+impl std::fmt::Debug for NetworkSide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkSide")
+            .field("name", &self.name)
+            .field("params", &self.params)
+            .field("simulations", &self.simulations)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Side::Player(_) => f.write_str("Side::Player"),
+            Side::Network(n) => n.fmt(f),
+        }
+    }
+}
+
+impl From<PlayerFactory> for Side {
+    fn from(f: PlayerFactory) -> Side {
+        Side::Player(f)
+    }
 }
 
 impl Default for ArenaConfig {
@@ -59,6 +129,7 @@ impl Default for ArenaConfig {
             sprt: None,
             progress: false,
             openings: Vec::new(),
+            stop: None,
         }
     }
 }
@@ -143,7 +214,8 @@ impl GameRecord {
     }
 }
 
-/// Search effort of one side over a match.
+/// Search effort of one side over a match. A network side's seconds are
+/// its tree work plus its share of the evaluator calls.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Effort {
     pub moves: u64,
@@ -183,6 +255,12 @@ pub struct MatchResult {
     pub sprt: Option<(SprtDecision, f64)>,
     pub a_effort: Effort,
     pub b_effort: Effort,
+    /// Evaluator calls of a network side A / B (batch sizes, speed). Two
+    /// sides sharing one evaluator share one batch and these figures.
+    pub a_network: Option<EvalStats>,
+    pub b_network: Option<EvalStats>,
+    /// Wall time of the match.
+    pub seconds: f64,
 }
 
 /// `plies` uniformly random moves after `prefix` (played from the start
@@ -254,64 +332,9 @@ fn player_seed(seed: u64, game: usize, side: u64) -> u64 {
     Rng::stream(seed, (game as u64) << 1 | side).next_u64()
 }
 
-/// Plays one game; returns the record (round/names filled by the caller's
-/// arguments) and the effort of White and Black.
-pub fn play_game(
-    variant: Variant,
-    white: &mut dyn Player,
-    black: &mut dyn Player,
-    opening: &[Move],
-    max_plies: usize,
-) -> (Vec<Move>, Option<Color>, Termination, [Effort; 2]) {
-    let mut g = Game::new(variant);
-    let mut effort = [Effort::default(); 2];
-    for m in opening {
-        if g.play(m).is_err() {
-            break;
-        }
-    }
-    loop {
-        if let Some(o) = g.outcome() {
-            let moves = g.history().copied().collect();
-            return (moves, o.winner, Termination::Rule(o.reason), effort);
-        }
-        if g.ply() >= max_plies {
-            let moves = g.history().copied().collect();
-            return (moves, None, Termination::MaxPlies, effort);
-        }
-        let side = g.turn();
-        let p: &mut dyn Player = match side {
-            Color::White => &mut *white,
-            Color::Black => &mut *black,
-        };
-        let nodes0 = p.nodes();
-        let t = Instant::now();
-        let m = p.choose(&g);
-        let e = &mut effort[side.index()];
-        e.seconds += t.elapsed().as_secs_f64();
-        e.nodes += p.nodes() - nodes0;
-        e.moves += 1;
-        if g.play(&m).is_err() {
-            let moves = g.history().copied().collect();
-            return (
-                moves,
-                Some(side.opponent()),
-                Termination::IllegalMove,
-                effort,
-            );
-        }
-    }
-}
-
-/// The two games of pair `k`; also A's and B's effort.
-fn play_pair(
-    variant: Variant,
-    a: &PlayerFactory,
-    b: &PlayerFactory,
-    cfg: &ArenaConfig,
-    k: usize,
-    bar: &Tally,
-) -> (Vec<GameRecord>, Effort, Effort) {
+/// The opening of pair `k` and its description ("4 random plies",
+/// "list 3 + 2 random plies").
+fn pair_opening(variant: Variant, cfg: &ArenaConfig, k: usize) -> (Vec<Move>, String) {
     let mut rng = Rng::stream(cfg.seed, k as u64);
     let (prefix, from_list) = match cfg.openings.len() {
         0 => (&[][..], None),
@@ -319,12 +342,134 @@ fn play_pair(
     };
     let opening = random_opening(variant, prefix, cfg.opening_plies, &mut rng);
     let random_plies = opening.len() - prefix.len().min(opening.len());
-    let opening_desc = match from_list {
+    let desc = match from_list {
         None => format!("{random_plies} random plies"),
         Some(i) => format!("list {i} + {random_plies} random plies"),
     };
-    let mut records = Vec::with_capacity(2);
-    let (mut ea, mut eb) = (Effort::default(), Effort::default());
+    (opening, desc)
+}
+
+/// The start of game `game` (0-based) of a match: its opening played from
+/// the start position, or where an opening move failed.
+fn opening_game(variant: Variant, opening: &[Move]) -> Game {
+    let mut g = Game::new(variant);
+    for m in opening {
+        if g.play(m).is_err() {
+            break;
+        }
+    }
+    g
+}
+
+/// How a game stands before the next move: over by the rules, adjudicated
+/// at `max_plies`, or going on (None).
+fn game_end(g: &Game, max_plies: usize) -> Option<(Option<Color>, Termination)> {
+    if let Some(o) = g.outcome() {
+        return Some((o.winner, Termination::Rule(o.reason)));
+    }
+    (g.ply() >= max_plies).then_some((None, Termination::MaxPlies))
+}
+
+/// A plain player's move at `g`, with its effort; false if the move was
+/// illegal (the player then loses).
+fn player_move(p: &mut dyn Player, g: &mut Game, effort: &mut Effort) -> Option<Move> {
+    let nodes0 = p.nodes();
+    let t = Instant::now();
+    let m = p.choose(g);
+    effort.seconds += t.elapsed().as_secs_f64();
+    effort.nodes += p.nodes() - nodes0;
+    effort.moves += 1;
+    g.play(&m).is_ok().then_some(m)
+}
+
+/// A game as played: the final game, how it ended, White's and Black's effort.
+struct Played {
+    game: Game,
+    end: (Option<Color>, Termination),
+    effort: [Effort; 2],
+}
+
+/// Plays one game from `opening`; None when stopped.
+fn play_game(
+    variant: Variant,
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    opening: &[Move],
+    cfg: &ArenaConfig,
+) -> Option<Played> {
+    let mut game = opening_game(variant, opening);
+    let mut effort = [Effort::default(); 2];
+    loop {
+        if let Some(end) = game_end(&game, cfg.max_plies) {
+            return Some(Played { game, end, effort });
+        }
+        if cfg.stopped() {
+            return None;
+        }
+        let side = game.turn();
+        let p: &mut dyn Player = match side {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
+        };
+        if player_move(p, &mut game, &mut effort[side.index()]).is_none() {
+            let end = (Some(side.opponent()), Termination::IllegalMove);
+            return Some(Played { game, end, effort });
+        }
+    }
+}
+
+/// Who played game `game` (0-based) of a match, from which opening.
+struct Seat {
+    game: usize,
+    a_is_white: bool,
+    /// White's and Black's names.
+    names: [String; 2],
+    opening_plies: usize,
+    opening: String,
+}
+
+impl Seat {
+    /// The record of this seat's game `g`, ended by `end`.
+    fn record(&self, variant: Variant, g: &Game, end: (Option<Color>, Termination)) -> GameRecord {
+        let [white, black] = self.names.clone();
+        GameRecord {
+            round: self.game + 1,
+            variant,
+            white,
+            black,
+            a_is_white: self.a_is_white,
+            opening_plies: self.opening_plies,
+            opening: self.opening.clone(),
+            moves: g.history().copied().collect(),
+            winner: end.0,
+            termination: end.1,
+        }
+    }
+}
+
+/// A's and B's efforts from White's and Black's.
+fn by_player(effort: [Effort; 2], a_is_white: bool) -> (Effort, Effort) {
+    if a_is_white {
+        (effort[0], effort[1])
+    } else {
+        (effort[1], effort[0])
+    }
+}
+
+/// The games of a batch of pairs with their A and B efforts.
+type PairGames = Vec<(GameRecord, Effort, Effort)>;
+
+/// The two games of pair `k` between two plain players; None when stopped.
+fn play_pair(
+    variant: Variant,
+    a: &PlayerFactory,
+    b: &PlayerFactory,
+    cfg: &ArenaConfig,
+    k: usize,
+    bar: &Tally,
+) -> Option<PairGames> {
+    let (opening, desc) = pair_opening(variant, cfg, k);
+    let mut out = Vec::with_capacity(2);
     for (j, a_is_white) in [(0, true), (1, false)] {
         let game = 2 * k + j;
         let mut pa = a(player_seed(cfg.seed, game, 0));
@@ -334,33 +479,20 @@ fn play_pair(
         } else {
             (&mut pb, &mut pa)
         };
-        let (wname, bname) = (white.name(), black.name());
-        let (moves, winner, termination, effort) = play_game(
-            variant,
-            white.as_mut(),
-            black.as_mut(),
-            &opening,
-            cfg.max_plies,
-        );
-        let (a_side, b_side) = if a_is_white { (0, 1) } else { (1, 0) };
-        ea.add(&effort[a_side]);
-        eb.add(&effort[b_side]);
-        let rec = GameRecord {
-            round: game + 1,
-            variant,
-            white: wname,
-            black: bname,
+        let seat = Seat {
+            game,
             a_is_white,
+            names: [white.name(), black.name()],
             opening_plies: opening.len(),
-            opening: opening_desc.clone(),
-            moves,
-            winner,
-            termination,
+            opening: desc.clone(),
         };
+        let played = play_game(variant, white.as_mut(), black.as_mut(), &opening, cfg)?;
+        let rec = seat.record(variant, &played.game, played.end);
         bar.record(&rec);
-        records.push(rec);
+        let (ea, eb) = by_player(played.effort, a_is_white);
+        out.push((rec, ea, eb));
     }
-    (records, ea, eb)
+    Some(out)
 }
 
 /// Running W/D/L shown on the progress bar.
@@ -430,13 +562,15 @@ fn with_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> T
     }
 }
 
-/// Plays a match of A against B (see the module docs).
+/// Plays a match of A against B (see the module docs). Fails only when
+/// an evaluator fails or the match is stopped.
 pub fn play_match(
     variant: Variant,
-    a: &PlayerFactory,
-    b: &PlayerFactory,
+    a: &Side,
+    b: &Side,
     cfg: &ArenaConfig,
-) -> MatchResult {
+) -> Result<MatchResult, EvalError> {
+    let start = Instant::now();
     let pairs = cfg.games.div_ceil(2).max(1);
     let tally = Tally::new(2 * pairs, cfg.progress);
     let mut result = MatchResult {
@@ -449,34 +583,45 @@ pub fn play_match(
         sprt: None,
         a_effort: Effort::default(),
         b_effort: Effort::default(),
+        a_network: None,
+        b_network: None,
+        seconds: 0.0,
     };
     let batch = if cfg.sprt.is_some() {
         SPRT_BATCH_PAIRS
     } else {
         pairs
     };
-    with_pool(cfg.threads, || {
+    let mut net = lockstep::Networks::new(a, b);
+    with_pool(cfg.threads, || -> Result<(), EvalError> {
         let mut next = 0;
         while next < pairs {
             let end = (next + batch).min(pairs);
-            let done: Vec<_> = (next..end)
-                .into_par_iter()
-                .map(|k| play_pair(variant, a, b, cfg, k, &tally))
-                .collect();
-            for (records, ea, eb) in done {
-                for r in &records {
+            let done: PairGames = match (a, b) {
+                (Side::Player(fa), Side::Player(fb)) => (next..end)
+                    .into_par_iter()
+                    .map(|k| play_pair(variant, fa, fb, cfg, k, &tally))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or(EvalError::Interrupted)?
+                    .into_iter()
+                    .flatten()
+                    .collect(),
+                _ => net.play(variant, [a, b], cfg, next..end, &tally)?,
+            };
+            for pair in done.chunks(2) {
+                for (r, ea, eb) in pair {
                     let x = r.a_result();
                     result.wdl.wins += x.wins;
                     result.wdl.draws += x.draws;
                     result.wdl.losses += x.losses;
+                    result.a_effort.add(ea);
+                    result.b_effort.add(eb);
                 }
-                if let [g1, g2] = records.as_slice() {
+                if let [(g1, ..), (g2, ..)] = pair {
                     result.penta.add_pair(&g1.a_result(), &g2.a_result());
                 }
-                result.games.extend(records);
-                result.a_effort.add(&ea);
-                result.b_effort.add(&eb);
             }
+            result.games.extend(done.into_iter().map(|(r, ..)| r));
             next = end;
             if let Some(s) = &cfg.sprt {
                 let llr = s.llr_pentanomial(&result.penta);
@@ -487,14 +632,17 @@ pub fn play_match(
                 }
             }
         }
-    });
+        Ok(())
+    })?;
     tally.bar.finish_and_clear();
+    (result.a_network, result.b_network) = net.stats();
     // Names as the players give them (no extra player is built for them).
     if let Some(g) = result.games.first() {
         let (a, b) = g.names();
         (result.a, result.b) = (a.to_string(), b.to_string());
     }
-    result
+    result.seconds = start.elapsed().as_secs_f64();
+    Ok(result)
 }
 
 /// Results of a round robin: every pair of players meets once (one match of
@@ -524,18 +672,18 @@ impl RoundRobin {
     }
 }
 
-/// Plays every pair of `players` (name, factory); ratings are anchored at the
+/// Plays every pair of `players` (name, side); ratings are anchored at the
 /// player named `random` if there is one, else at the first.
 pub fn round_robin(
     variant: Variant,
-    players: &[(String, PlayerFactory)],
+    players: &[(String, Side)],
     cfg: &ArenaConfig,
-) -> RoundRobin {
+) -> Result<RoundRobin, EvalError> {
     let n = players.len();
     let mut matches = Vec::new();
     for i in 0..n {
         for j in i + 1..n {
-            let m = play_match(variant, &players[i].1, &players[j].1, cfg);
+            let m = play_match(variant, &players[i].1, &players[j].1, cfg)?;
             matches.push((i, j, m));
         }
     }
@@ -545,10 +693,10 @@ pub fn round_robin(
         .unwrap_or(0);
     let pairs: Vec<(usize, usize, Wdl)> = matches.iter().map(|(i, j, m)| (*i, *j, m.wdl)).collect();
     let ratings = crate::elo::ratings(n, &pairs, anchor);
-    RoundRobin {
+    Ok(RoundRobin {
         names: players.iter().map(|(name, _)| name.clone()).collect(),
         matches,
         ratings,
         anchor,
-    }
+    })
 }

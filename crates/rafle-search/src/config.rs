@@ -1,13 +1,21 @@
 //! The run configuration: one TOML file (see `configs/`), one struct per
 //! section. Every field is documented here; unknown fields are errors
-//! (serde `deny_unknown_fields`) and [`Config::validate`] names the field of
-//! any out-of-range value.
+//! (serde `deny_unknown_fields`), a choice outside its enum is an error
+//! listing the choices, and [`Config::validate`] names the field of any
+//! out-of-range value.
+//!
+//! It lives in rafle-search because both trainers read it: `rafle train`
+//! (rafle-zero, tch) and the Python ones (`rafle.SelfPlay` takes the
+//! `[search]` and `[selfplay]` knobs, `python -m rafle.distributed` the whole
+//! file, through the bindings, which do not link tch).
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use rafle_core::Variant;
 use serde::{Deserialize, Serialize};
+
+pub use crate::network::Algorithm;
 
 /// A whole training run.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -26,21 +34,22 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
     /// Variant name: thai, international, english or checkers.
-    pub variant: String,
+    #[serde(with = "variant_name")]
+    pub variant: Variant,
     /// Run folder: checkpoints (`latest.safetensors` + `latest.json`),
     /// `metrics.csv` and plots are written here.
     pub out_dir: String,
     /// Seed of every random choice (self-play, search noise, sampling).
     pub seed: u64,
     /// `auto` (CUDA when present, else CPU), `cpu` or `cuda`.
-    #[serde(default = "default_device")]
-    pub device: String,
-    /// Number type of batched self-play inference: `f32`, `bf16`, or `auto`
-    /// (bf16 on CUDA and on CPUs with AMX or AVX-512 BF16, where large
-    /// batches run several times faster; f32 elsewhere). Training and the
-    /// arena player (one position at a time) always use f32.
-    #[serde(default = "default_inference")]
-    pub inference_dtype: String,
+    #[serde(default)]
+    pub device: Device,
+    /// Number type of batched inference (self-play and evaluation): `f32`,
+    /// `bf16`, or `auto` (bf16 on CUDA and on CPUs with AMX or AVX-512 BF16,
+    /// where large batches run several times faster; f32 elsewhere).
+    /// Training always uses f32.
+    #[serde(default)]
+    pub inference_dtype: InferenceDtype,
     /// Intra-op threads of torch on CPU; 0 keeps torch's default.
     #[serde(default)]
     pub torch_threads: usize,
@@ -53,12 +62,60 @@ pub struct RunConfig {
     pub checkpoint_every: u64,
 }
 
-fn default_device() -> String {
-    "auto".into()
+/// Where the network runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Device {
+    /// CUDA when present, else the CPU.
+    #[default]
+    Auto,
+    Cpu,
+    Cuda,
 }
 
-fn default_inference() -> String {
-    "auto".into()
+/// Number type of batched inference.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InferenceDtype {
+    /// bf16 where it is fast (CUDA, CPUs with AMX or AVX-512 BF16), else f32.
+    #[default]
+    Auto,
+    F32,
+    Bf16,
+}
+
+/// The optimiser of the training steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimizerKind {
+    /// Adam with decoupled weight decay (AdamW).
+    Adam,
+    /// SGD with momentum and L2 weight decay.
+    Sgd,
+}
+
+/// The learning-rate schedule after warm-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LrSchedule {
+    Constant,
+    /// From `lr` down to `lr * lr_final_frac` along half a cosine.
+    Cosine,
+}
+
+/// A variant in a config file: its name, read with the variant's aliases.
+mod variant_name {
+    use rafle_core::Variant;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// Network shape: a residual trunk and two heads.
@@ -80,7 +137,7 @@ pub struct NetConfig {
 #[serde(deny_unknown_fields)]
 pub struct SearchConfig {
     /// `gumbel` (Gumbel AlphaZero, Danihelka et al. 2022) or `puct`.
-    pub algorithm: String,
+    pub algorithm: Algorithm,
     /// Simulations of a full search (its result becomes a policy target).
     pub simulations: usize,
     /// Simulations of a fast search (playout cap randomisation); equal to
@@ -104,6 +161,18 @@ pub struct SearchConfig {
     /// its best move: Gumbel drops the root noise, PUCT stops sampling by
     /// visits (its Dirichlet noise stays).
     pub temperature_plies: u32,
+    /// Leaves one search may ask the evaluator for per lockstep round. 1:
+    /// a search waits for each leaf, so a batch holds one leaf per game.
+    /// More: the search descends again with a virtual loss on the waiting
+    /// lines, so few games still fill a large batch (for example a
+    /// 16-game evaluation on a GPU); those extra leaves are chosen with less
+    /// information, so keep 1 when there are many games.
+    #[serde(default = "one")]
+    pub leaves_per_round: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// Batched self-play.
@@ -132,11 +201,11 @@ pub struct TrainConfig {
     /// No training until the buffer holds this many positions.
     pub min_replay: usize,
     /// `adam` (decoupled weight decay, AdamW) or `sgd` (momentum).
-    pub optimizer: String,
+    pub optimizer: OptimizerKind,
     /// Peak learning rate.
     pub lr: f64,
     /// `constant` or `cosine` (from `lr` down to `lr * lr_final_frac`).
-    pub lr_schedule: String,
+    pub lr_schedule: LrSchedule,
     /// Final learning rate as a fraction of `lr` (cosine schedule).
     pub lr_final_frac: f64,
     /// Linear warm-up steps.
@@ -205,28 +274,14 @@ impl Config {
         toml::to_string(self).expect("a Config always serialises")
     }
 
-    /// The variant named by `run.variant`.
-    pub fn variant(&self) -> Result<Variant> {
-        self.run
-            .variant
-            .parse::<Variant>()
-            .map_err(|e| anyhow::anyhow!("run.variant: {e}"))
+    /// The variant of the run.
+    pub fn variant(&self) -> Variant {
+        self.run.variant
     }
 
     /// Checks every value; the error names the field.
     pub fn validate(&self) -> Result<()> {
-        self.variant()?;
-        check(
-            matches!(self.run.device.as_str(), "auto" | "cpu" | "cuda"),
-            "run.device",
-            "auto, cpu or cuda",
-        )?;
         check(!self.run.out_dir.is_empty(), "run.out_dir", "not empty")?;
-        check(
-            matches!(self.run.inference_dtype.as_str(), "auto" | "f32" | "bf16"),
-            "run.inference_dtype",
-            "auto, f32 or bf16",
-        )?;
         check(self.run.iterations >= 1, "run.iterations", ">= 1")?;
         check(
             self.run.checkpoint_every >= 1,
@@ -246,41 +301,8 @@ impl Config {
         )?;
         check(self.net.policy_channels >= 1, "net.policy_channels", ">= 1")?;
         check(self.net.value_hidden >= 1, "net.value_hidden", ">= 1")?;
-        let s = &self.search;
-        check(
-            matches!(s.algorithm.as_str(), "gumbel" | "puct"),
-            "search.algorithm",
-            "gumbel or puct",
-        )?;
-        check(s.simulations >= 1, "search.simulations", ">= 1")?;
-        check(
-            s.fast_simulations >= 1 && s.fast_simulations <= s.simulations,
-            "search.fast_simulations",
-            "in 1..=search.simulations",
-        )?;
-        check(
-            (0.0..=1.0).contains(&s.full_search_prob) && s.full_search_prob > 0.0,
-            "search.full_search_prob",
-            "in (0, 1]",
-        )?;
-        check(s.gumbel_m >= 1, "search.gumbel_m", ">= 1")?;
-        check(s.c_visit >= 0.0, "search.c_visit", ">= 0")?;
-        check(s.c_scale > 0.0, "search.c_scale", "> 0")?;
-        check(s.c_puct > 0.0, "search.c_puct", "> 0")?;
-        check(s.dirichlet_alpha > 0.0, "search.dirichlet_alpha", "> 0")?;
-        check(
-            (0.0..=1.0).contains(&s.dirichlet_frac),
-            "search.dirichlet_frac",
-            "in [0, 1]",
-        )?;
-        let p = &self.selfplay;
-        check(p.parallel_games >= 1, "selfplay.parallel_games", ">= 1")?;
-        check(
-            p.positions_per_iteration >= 1,
-            "selfplay.positions_per_iteration",
-            ">= 1",
-        )?;
-        check(p.max_plies >= 1, "selfplay.max_plies", ">= 1")?;
+        self.search.validate()?;
+        self.selfplay.validate()?;
         let t = &self.train;
         check(t.batch_size >= 1, "train.batch_size", ">= 1")?;
         check(t.sample_reuse > 0.0, "train.sample_reuse", "> 0")?;
@@ -294,17 +316,7 @@ impl Config {
             "train.min_replay",
             "in train.batch_size..=train.replay_window",
         )?;
-        check(
-            matches!(t.optimizer.as_str(), "adam" | "sgd"),
-            "train.optimizer",
-            "adam or sgd",
-        )?;
         check(t.lr > 0.0 && t.lr.is_finite(), "train.lr", "> 0")?;
-        check(
-            matches!(t.lr_schedule.as_str(), "constant" | "cosine"),
-            "train.lr_schedule",
-            "constant or cosine",
-        )?;
         check(
             (0.0..=1.0).contains(&t.lr_final_frac),
             "train.lr_final_frac",
@@ -332,12 +344,58 @@ impl Config {
             "eval.games",
             "even (each opening is played with both colours)",
         )?;
-        let v = self.variant()?;
+        let v = self.variant();
         for spec in &e.opponents {
-            rafle_search::parse_player(spec, v)
-                .map_err(|err| anyhow::anyhow!("eval.opponents: {err}"))?;
+            crate::parse_player(spec, v).map_err(|err| anyhow::anyhow!("eval.opponents: {err}"))?;
         }
         Ok(())
+    }
+}
+
+impl SearchConfig {
+    /// Checks every value; the error names the field.
+    pub fn validate(&self) -> Result<()> {
+        let s = self;
+        check(s.simulations >= 1, "search.simulations", ">= 1")?;
+        check(
+            s.fast_simulations >= 1 && s.fast_simulations <= s.simulations,
+            "search.fast_simulations",
+            "in 1..=search.simulations",
+        )?;
+        check(
+            (0.0..=1.0).contains(&s.full_search_prob) && s.full_search_prob > 0.0,
+            "search.full_search_prob",
+            "in (0, 1]",
+        )?;
+        check(s.gumbel_m >= 1, "search.gumbel_m", ">= 1")?;
+        check(s.c_visit >= 0.0, "search.c_visit", ">= 0")?;
+        check(s.c_scale > 0.0, "search.c_scale", "> 0")?;
+        check(s.c_puct > 0.0, "search.c_puct", "> 0")?;
+        check(s.dirichlet_alpha > 0.0, "search.dirichlet_alpha", "> 0")?;
+        check(
+            (0.0..=1.0).contains(&s.dirichlet_frac),
+            "search.dirichlet_frac",
+            "in [0, 1]",
+        )?;
+        check(
+            (1..=256).contains(&s.leaves_per_round),
+            "search.leaves_per_round",
+            "in 1..=256",
+        )
+    }
+}
+
+impl SelfPlayConfig {
+    /// Checks every value; the error names the field.
+    pub fn validate(&self) -> Result<()> {
+        let p = self;
+        check(p.parallel_games >= 1, "selfplay.parallel_games", ">= 1")?;
+        check(
+            p.positions_per_iteration >= 1,
+            "selfplay.positions_per_iteration",
+            ">= 1",
+        )?;
+        check(p.max_plies >= 1, "selfplay.max_plies", ">= 1")
     }
 }
 

@@ -1,0 +1,69 @@
+//! What answers the leaves: the [`Evaluator`] trait (shapes in the module
+//! docs of [`crate::network`]).
+
+use std::sync::{Arc, Mutex};
+
+/// A batch of `n` leaves: observations and legal masks, leaf after leaf.
+#[derive(Clone, Copy, Debug)]
+pub struct Leaves<'a> {
+    /// `n * C * N * N` floats (rafle-env observation planes).
+    pub obs: &'a [f32],
+    /// `n * A` flags, true on the legal next steps.
+    pub mask: &'a [bool],
+    pub n: usize,
+}
+
+/// Why an evaluation (and the search, self-play or match it served) stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// The evaluator failed; the message says why.
+    Failed(String),
+    /// Stopped from outside (a stop flag, Ctrl-C in Python).
+    Interrupted,
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::Failed(why) => write!(f, "evaluator failed: {why}"),
+            EvalError::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// Maps a batch of leaves to policy logits and values.
+pub trait Evaluator: Send {
+    /// Fills `logits` (`n * A`, raw, over every action; illegal ones are
+    /// ignored) and `values` (`n`, in [-1, 1] for the player to act).
+    fn evaluate(
+        &mut self,
+        leaves: &Leaves,
+        logits: &mut [f32],
+        values: &mut [f32],
+    ) -> Result<(), EvalError>;
+}
+
+/// Any `FnMut(leaves, logits, values)` is an evaluator (handy in tests).
+impl<F> Evaluator for F
+where
+    F: FnMut(&Leaves, &mut [f32], &mut [f32]) -> Result<(), EvalError> + Send,
+{
+    fn evaluate(
+        &mut self,
+        leaves: &Leaves,
+        logits: &mut [f32],
+        values: &mut [f32],
+    ) -> Result<(), EvalError> {
+        self(leaves, logits, values)
+    }
+}
+
+/// An evaluator shared by the sides of matches (one lock per batch).
+pub type SharedEvaluator = Arc<Mutex<dyn Evaluator>>;
+
+/// A shared handle to `e`.
+pub fn shared(e: impl Evaluator + 'static) -> SharedEvaluator {
+    Arc::new(Mutex::new(e))
+}

@@ -1,0 +1,214 @@
+//! A network side as an ordinary [`Player`]: it evaluates its own leaves,
+//! one search at a time. The arena batches network sides across games
+//! instead (see [`crate::arena`]); this player is for one game at a time
+//! (Python's `Player.choose`, tests that compare the two arenas).
+
+use rafle_core::{Game, Move};
+use rafle_env::{Env, EnvConfig};
+use smallvec::SmallVec;
+
+use super::mover::move_of_chain;
+use super::{EvalError, Evaluator, LeafSlots, Leaves, MoveMaker, SearchParams, Step};
+use crate::Player;
+
+/// Plays with an evaluator and a search of `simulations` per step.
+pub struct NetworkPlayer<E: Evaluator> {
+    name: String,
+    evaluator: E,
+    mover: MoveMaker,
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    logits: Vec<f32>,
+    values: Vec<f32>,
+    /// The first evaluator failure (the move is then the first legal one).
+    pub error: Option<EvalError>,
+}
+
+impl<E: Evaluator> std::fmt::Debug for NetworkPlayer<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkPlayer")
+            .field("name", &self.name)
+            .field("mover", &self.mover)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<E: Evaluator> NetworkPlayer<E> {
+    pub fn new(
+        name: String,
+        evaluator: E,
+        params: SearchParams,
+        simulations: usize,
+        seed: u64,
+    ) -> Self {
+        NetworkPlayer {
+            name,
+            evaluator,
+            mover: MoveMaker::new(params, simulations, seed),
+            obs: Vec::new(),
+            mask: Vec::new(),
+            logits: Vec::new(),
+            values: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// The move for `game` (in progress), or the evaluator's error.
+    pub fn try_choose(&mut self, game: &Game) -> Result<Move, EvalError> {
+        let v = game.variant();
+        let (len, na) = (rafle_env::observation_len(v), rafle_env::num_actions(v));
+        let l = self.mover.max_leaves();
+        self.obs.resize(l * len, 0.0);
+        self.mask.resize(l * na, false);
+        let mut env = env_of(game);
+        let mut chain = SmallVec::<[u16; 20]>::new();
+        loop {
+            let mut out = LeafSlots {
+                obs: &mut self.obs,
+                mask: &mut self.mask,
+            };
+            match self.mover.step(&env, &mut out) {
+                Step::Leaves(n) => {
+                    self.logits.resize(n * na, 0.0);
+                    self.values.resize(n, 0.0);
+                    let leaves = Leaves {
+                        obs: &self.obs[..n * len],
+                        mask: &self.mask[..n * na],
+                        n,
+                    };
+                    if let Err(e) =
+                        self.evaluator
+                            .evaluate(&leaves, &mut self.logits, &mut self.values)
+                    {
+                        self.mover.abandon();
+                        return Err(e);
+                    }
+                    self.mover.receive(&self.logits, &self.values);
+                }
+                Step::Action(a) => {
+                    chain.push(a);
+                    match env.step(a as usize) {
+                        Ok(info) if !info.move_done => {}
+                        _ => break,
+                    }
+                }
+            }
+        }
+        Ok(move_of_chain(game, &chain).unwrap_or_else(|| {
+            debug_assert!(false, "a chain of legal steps is a legal move");
+            game.legal_moves()[0]
+        }))
+    }
+}
+
+impl<E: Evaluator> Player for NetworkPlayer<E> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// On an evaluator failure the first legal move, the error kept in
+    /// [`NetworkPlayer::error`] (callers that can fail use `try_choose`).
+    fn choose(&mut self, game: &Game) -> Move {
+        match self.try_choose(game) {
+            Ok(m) => m,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                game.legal_moves()[0]
+            }
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        self.mover.nodes()
+    }
+}
+
+/// An env at the game's position with the game's moves replayed into it, so
+/// that the no-progress and repetition planes and the draw rules see the same
+/// history as in self-play (a bare position would show a fresh game).
+pub fn env_of(game: &Game) -> Env {
+    let v = game.variant();
+    let mut env = Env::from_position(v, *game.start_position(), EnvConfig::default());
+    for m in game.history() {
+        if !play_into(&mut env, m) {
+            // Unreachable for a game's own legal moves; a bare position
+            // still plays legal moves.
+            debug_assert!(false, "a game move replays into its env");
+            return Env::from_position(v, *game.position(), EnvConfig::default());
+        }
+    }
+    env
+}
+
+/// Plays full move `m` into `env` step by step; false if a step is refused.
+pub fn play_into(env: &mut Env, m: &Move) -> bool {
+    let before = *env.position();
+    rafle_env::action::move_to_actions(env.variant(), &before, m)
+        .into_iter()
+        .all(|a| env.step(a as usize).is_ok())
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rafle_core::rng::Rng;
+    use rafle_core::Variant;
+
+    fn same(env: &Env, game: &Game) {
+        assert_eq!(env.position(), game.position());
+        assert_eq!(env.counters(), game.counters());
+        assert_eq!(env.ply() as usize, game.ply());
+        assert_eq!(env.outcome(), game.outcome());
+    }
+
+    #[test]
+    fn env_of_replays_random_games() {
+        for v in Variant::ALL {
+            let mut rng = Rng::new(7);
+            let mut game = Game::new(v);
+            same(&env_of(&game), &game);
+            while !game.is_over() && game.ply() < 120 {
+                let legal = game.legal_moves();
+                let m = legal[rng.below(legal.len())];
+                game.play(&m).unwrap();
+                same(&env_of(&game), &game);
+            }
+        }
+    }
+
+    /// Plays `m` and then the move taking its piece back, if both are legal.
+    fn there_and_back(game: &Game, w: &Move, b: &Move) -> Option<Game> {
+        let mut g = game.clone();
+        g.play(w).ok()?;
+        g.play(b).ok()?;
+        for m in [w, b] {
+            let back = *g
+                .legal_moves()
+                .iter()
+                .find(|l| l.from == m.to && l.to == m.from && !l.is_capture())?;
+            g.play(&back).ok()?;
+        }
+        Some(g)
+    }
+
+    #[test]
+    fn env_of_sees_repetitions() {
+        // Two kings each step out and back: the start position recurs.
+        let game = Game::from_fen(Variant::Thai, "W:WK29,K31:BK2,K4").unwrap();
+        let shuffled = game
+            .legal_moves()
+            .iter()
+            .find_map(|w| {
+                let mut after = game.clone();
+                after.play(w).unwrap();
+                after
+                    .legal_moves()
+                    .iter()
+                    .find_map(|b| there_and_back(&game, w, b))
+            })
+            .expect("some pair of king moves can be taken back");
+        assert_eq!(shuffled.position(), game.position());
+        assert_eq!(env_of(&shuffled).occurrences(), 2);
+        let fresh = Env::from_position(Variant::Thai, *shuffled.position(), EnvConfig::default());
+        assert_eq!(fresh.occurrences(), 1);
+    }
+}

@@ -1,0 +1,278 @@
+//! Batched self-play: `parallel_games` games advance in lockstep
+//! ([`Lockstep`]): each round every game runs its search until it needs
+//! leaves (rayon over games), all those leaves go to the evaluator in ONE
+//! call, and the answers are handed back. A game whose search completes
+//! plays its move and starts the next search within the same round, so
+//! every round's batch holds `leaves_per_round` leaves per game at most.
+//!
+//! Playout cap randomisation (KataGo): each move gets the full search with
+//! probability `full_search_prob`, else the fast one; only full searches
+//! become training positions ([`Sample`]; the fast ones just move the game on).
+//! A game's positions get their result when it ends; games in flight carry
+//! over from one [`SelfPlay::run`] to the next.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rafle_core::rng::Rng;
+use rafle_core::{Color, Variant};
+use rafle_env::{Env, EnvConfig, EnvError};
+
+use crate::config::{SearchConfig, SelfPlayConfig};
+use crate::network::{
+    Client, EvalError, Evaluator, LeafSlots, Lockstep, Pick, Request, Search, SearchParams,
+};
+use crate::sample::Sample;
+
+/// Counters of one [`SelfPlay::run`] call.
+#[derive(Clone, Debug, Default)]
+pub struct SelfPlayStats {
+    pub games: u64,
+    pub white_wins: u64,
+    pub black_wins: u64,
+    pub draws: u64,
+    /// Plies (full moves) of the finished games.
+    pub plies: u64,
+    pub positions: u64,
+    pub nn_evals: u64,
+    pub batches: u64,
+    pub nn_seconds: f64,
+    pub tree_seconds: f64,
+    pub seconds: f64,
+}
+
+impl SelfPlayStats {
+    pub fn avg_batch(&self) -> f64 {
+        self.nn_evals as f64 / self.batches.max(1) as f64
+    }
+
+    /// Share of self-play time spent in the evaluator.
+    pub fn nn_share(&self) -> f64 {
+        self.nn_seconds / (self.nn_seconds + self.tree_seconds).max(1e-9)
+    }
+}
+
+/// A position waiting for its game's result.
+#[derive(Debug)]
+struct Pending {
+    obs: Vec<u8>,
+    policy: Vec<(u16, f32)>,
+    player: Color,
+    q: f32,
+}
+
+/// Search budgets and settings used by self-play.
+#[derive(Clone, Debug)]
+struct Budgets {
+    full: usize,
+    fast: usize,
+    full_prob: f64,
+    temperature_plies: u32,
+    params: SearchParams,
+}
+
+/// One game of self-play (a lockstep client).
+#[derive(Debug)]
+struct SelfPlayGame {
+    env: Env,
+    search: Search,
+    full: bool,
+    rng: Rng,
+    budgets: Budgets,
+    pending: Vec<Pending>,
+    /// Finished positions not yet collected.
+    out: Vec<Sample>,
+    /// Outcomes of games finished since the last collection: winner, plies.
+    finished: Vec<(Option<Color>, u32)>,
+}
+
+impl SelfPlayGame {
+    fn new(env: Env, budgets: Budgets, rng: Rng) -> SelfPlayGame {
+        let search = Search::new(
+            env.clone(),
+            0,
+            budgets.params.clone(),
+            Pick::Best,
+            Rng::new(0),
+        );
+        let mut g = SelfPlayGame {
+            env,
+            search,
+            full: false,
+            rng,
+            budgets,
+            pending: Vec::new(),
+            out: Vec::new(),
+            finished: Vec::new(),
+        };
+        g.new_search();
+        g
+    }
+
+    fn new_search(&mut self) {
+        let b = &self.budgets;
+        self.full = b.full == b.fast || self.rng.unit_f64() < b.full_prob;
+        let budget = if self.full { b.full } else { b.fast };
+        let pick = if self.env.ply() >= b.temperature_plies {
+            Pick::SelfPlayBest
+        } else {
+            Pick::Sample
+        };
+        let rng = Rng::new(self.rng.next_u64());
+        self.search = Search::new(self.env.clone(), budget, b.params.clone(), pick, rng);
+    }
+
+    /// Plays the finished search's move; records the position of a full
+    /// search; closes the game when it ends.
+    fn play_result(&mut self, obs: &mut [f32]) {
+        let r = self.search.result();
+        if self.full && !r.forced {
+            self.env.write_obs(obs);
+            self.pending.push(Pending {
+                obs: Sample::quantise(obs),
+                policy: r.policy,
+                player: self.env.to_play(),
+                q: r.value,
+            });
+        }
+        let info = self
+            .env
+            .step(r.action as usize)
+            .expect("search plays legal actions");
+        if info.terminated || info.truncated {
+            let winner = self.env.outcome().and_then(|o| o.winner);
+            for p in self.pending.drain(..) {
+                let wdl = match winner {
+                    None => 1,
+                    Some(w) if w == p.player => 0,
+                    Some(_) => 2,
+                };
+                self.out.push(Sample {
+                    obs: p.obs,
+                    policy: p.policy,
+                    wdl,
+                    q: p.q,
+                });
+            }
+            self.finished.push((winner, self.env.ply()));
+            self.env.reset();
+        }
+        self.new_search();
+    }
+}
+
+impl Client for SelfPlayGame {
+    /// Runs until the search wants the evaluator, playing moves and
+    /// starting new games as searches complete.
+    fn advance(&mut self, out: &mut LeafSlots) -> Request {
+        loop {
+            match self.search.advance(out) {
+                0 => {
+                    let len = rafle_env::observation_len(self.env.variant());
+                    self.play_result(&mut out.obs[..len]);
+                }
+                n => {
+                    return Request {
+                        evaluator: 0,
+                        leaves: n,
+                    }
+                }
+            }
+        }
+    }
+
+    fn receive(&mut self, logits: &[f32], values: &[f32]) {
+        self.search.receive(logits, values);
+    }
+
+    fn abandon(&mut self) {
+        self.search.abandon();
+    }
+}
+
+/// The games in flight (kept across runs).
+#[derive(Debug)]
+pub struct SelfPlay {
+    games: Vec<SelfPlayGame>,
+    driver: Lockstep,
+}
+
+impl SelfPlay {
+    /// `selfplay.parallel_games` games of `variant` searching as `search` says.
+    pub fn new(
+        search: &SearchConfig,
+        selfplay: &SelfPlayConfig,
+        variant: Variant,
+        seed: u64,
+    ) -> Result<SelfPlay, EnvError> {
+        let budgets = Budgets {
+            full: search.simulations,
+            fast: search.fast_simulations,
+            full_prob: search.full_search_prob,
+            temperature_plies: search.temperature_plies,
+            params: SearchParams::from_config(search),
+        };
+        let env_cfg = EnvConfig {
+            max_plies: Some(selfplay.max_plies),
+            ..Default::default()
+        };
+        let env = Env::new(variant, env_cfg)?;
+        let games = (0..selfplay.parallel_games)
+            .map(|i| SelfPlayGame::new(env.clone(), budgets.clone(), Rng::stream(seed, i as u64)))
+            .collect();
+        Ok(SelfPlay {
+            games,
+            driver: Lockstep::new(variant, budgets.params.leaves_per_round),
+        })
+    }
+
+    /// Plays until at least `positions` new training positions are finished;
+    /// `on_round` is told the positions collected so far after each round.
+    /// Stops with [`EvalError::Interrupted`] when `stop` is raised (checked
+    /// every round); after an error the games can go on in the next run.
+    pub fn run(
+        &mut self,
+        evaluator: &mut dyn Evaluator,
+        positions: usize,
+        stop: Option<&AtomicBool>,
+        mut on_round: impl FnMut(usize),
+    ) -> Result<(Vec<Sample>, SelfPlayStats), EvalError> {
+        let mut stats = SelfPlayStats::default();
+        let mut samples = Vec::with_capacity(positions + 1024);
+        let start = Instant::now();
+        let before = self.driver.stats.first().copied().unwrap_or_default();
+        let client_before = self.driver.client_seconds;
+        while samples.len() < positions {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(EvalError::Interrupted);
+            }
+            self.driver.round(&mut self.games, &mut [&mut *evaluator])?;
+            for g in &mut self.games {
+                samples.append(&mut g.out);
+                for (winner, plies) in g.finished.drain(..) {
+                    stats.games += 1;
+                    stats.plies += plies as u64;
+                    match winner {
+                        Some(Color::White) => stats.white_wins += 1,
+                        Some(Color::Black) => stats.black_wins += 1,
+                        None => stats.draws += 1,
+                    }
+                }
+            }
+            on_round(samples.len());
+        }
+        let after = self.driver.stats.first().copied().unwrap_or_default();
+        stats.nn_evals = after.evals - before.evals;
+        stats.batches = after.calls - before.calls;
+        stats.nn_seconds = after.seconds - before.seconds;
+        stats.tree_seconds = self.driver.client_seconds - client_before;
+        stats.positions = samples.len() as u64;
+        stats.seconds = start.elapsed().as_secs_f64();
+        Ok((samples, stats))
+    }
+
+    /// Number of games in flight.
+    pub fn num_games(&self) -> usize {
+        self.games.len()
+    }
+}

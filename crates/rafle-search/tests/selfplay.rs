@@ -1,0 +1,109 @@
+//! Batched self-play with a deterministic stand-in evaluator (no tch).
+
+use rafle_core::rng::Rng;
+use rafle_core::Variant;
+use rafle_search::config::{Algorithm, SearchConfig, SelfPlayConfig};
+use rafle_search::network::{EvalError, Leaves};
+use rafle_search::selfplay::SelfPlay;
+
+fn search(leaves_per_round: usize) -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Gumbel,
+        simulations: 8,
+        fast_simulations: 2,
+        full_search_prob: 0.5,
+        gumbel_m: 4,
+        c_visit: 50.0,
+        c_scale: 0.1,
+        c_puct: 1.5,
+        dirichlet_alpha: 0.3,
+        dirichlet_frac: 0.25,
+        temperature_plies: 4,
+        leaves_per_round,
+    }
+}
+
+fn selfplay(games: usize) -> SelfPlayConfig {
+    SelfPlayConfig {
+        parallel_games: games,
+        positions_per_iteration: 64,
+        max_plies: 60,
+    }
+}
+
+/// Logits and value: a fixed pseudo-random function of the observation.
+fn hashed(l: &Leaves, logits: &mut [f32], values: &mut [f32]) -> Result<(), EvalError> {
+    let len = l.obs.len() / l.n;
+    let na = logits.len() / l.n;
+    for k in 0..l.n {
+        let mut h = 7u64;
+        for &x in &l.obs[k * len..(k + 1) * len] {
+            h = (h ^ x.to_bits() as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        let mut rng = Rng::new(h);
+        for x in &mut logits[k * na..(k + 1) * na] {
+            *x = rng.unit_f64() as f32 * 2.0 - 1.0;
+        }
+        values[k] = (rng.unit_f64() as f32 - 0.5) * 0.6;
+    }
+    Ok(())
+}
+
+#[test]
+fn samples_are_well_formed_and_the_seed_fixes_them() {
+    for v in Variant::ALL {
+        let mut sp = SelfPlay::new(&search(1), &selfplay(8), v, 3).unwrap();
+        let (samples, st) = sp.run(&mut hashed, 100, None, |_| {}).unwrap();
+        assert!(samples.len() >= 100 && st.games > 0, "{v}: {st:?}");
+        assert_eq!(st.positions as usize, samples.len());
+        assert_eq!(st.games, st.white_wins + st.black_wins + st.draws);
+        assert!(st.avg_batch() <= 8.0 && st.avg_batch() > 4.0, "{v}: {st:?}");
+        for s in &samples {
+            assert_eq!(s.obs.len(), rafle_env::observation_len(v));
+            let total: f32 = s.policy.iter().map(|p| p.1).sum();
+            assert!((total - 1.0).abs() < 1e-4, "{v}: policy sums to {total}");
+            assert!(s.policy.len() >= 2, "forced moves are not training positions");
+            let mut actions: Vec<u16> = s.policy.iter().map(|p| p.0).collect();
+            actions.sort_unstable();
+            actions.dedup();
+            assert_eq!(actions.len(), s.policy.len());
+            assert!(actions.iter().all(|&a| (a as usize) < rafle_env::num_actions(v)));
+            assert!(s.wdl <= 2 && (-1.0..=1.0).contains(&s.q));
+        }
+        let mut again = SelfPlay::new(&search(1), &selfplay(8), v, 3).unwrap();
+        let (same, _) = again.run(&mut hashed, 100, None, |_| {}).unwrap();
+        assert_eq!(same, samples, "{v}");
+    }
+}
+
+#[test]
+fn several_leaves_per_round_fill_larger_batches() {
+    let v = Variant::Thai;
+    let mut one = SelfPlay::new(&search(1), &selfplay(4), v, 1).unwrap();
+    let (_, a) = one.run(&mut hashed, 64, None, |_| {}).unwrap();
+    let mut four = SelfPlay::new(&search(4), &selfplay(4), v, 1).unwrap();
+    let (samples, b) = four.run(&mut hashed, 64, None, |_| {}).unwrap();
+    assert!(a.avg_batch() <= 4.0, "{a:?}");
+    assert!(b.avg_batch() > a.avg_batch() * 1.5, "{a:?} vs {b:?}");
+    assert!(samples.len() >= 64);
+}
+
+#[test]
+fn a_stop_or_an_error_interrupts_and_the_games_go_on() {
+    let v = Variant::Checkers;
+    let mut sp = SelfPlay::new(&search(1), &selfplay(4), v, 1).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let err = sp.run(&mut hashed, 10, Some(&stop), |_| {}).unwrap_err();
+    assert_eq!(err, EvalError::Interrupted);
+    let mut calls = 0;
+    let mut flaky = |l: &Leaves, logits: &mut [f32], values: &mut [f32]| {
+        calls += 1;
+        if calls == 5 {
+            return Err(EvalError::Failed("flaky".into()));
+        }
+        hashed(l, logits, values)
+    };
+    assert!(sp.run(&mut flaky, 1000, None, |_| {}).is_err());
+    let (samples, _) = sp.run(&mut hashed, 20, None, |_| {}).unwrap();
+    assert!(samples.len() >= 20);
+}

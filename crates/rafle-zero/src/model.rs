@@ -1,0 +1,59 @@
+//! A trained checkpoint as an arena side: `model:RUN_DIR/latest.safetensors[:sims]`.
+//!
+//! The side is a [`NetworkSide`]: rafle-search's network search over the
+//! tch network, every game of a match batched into one forward pass per
+//! round (see `rafle_search::arena`). Without `:sims` the checkpoint's
+//! `eval.simulations` is used; the search settings are the checkpoint's
+//! `[search]` table.
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+use rafle_core::Variant;
+use rafle_search::config::InferenceDtype;
+use rafle_search::network::{self, SearchParams};
+use rafle_search::{NetworkSide, Side};
+
+use crate::checkpoint;
+use crate::net::{self, Net};
+
+/// The side for the spec text after `model:` (`PATH[:sims]`).
+pub fn model_side(spec: &str, variant: Variant) -> Result<Side> {
+    let (path, sims) = match spec.rsplit_once(':') {
+        Some((p, s)) if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) => {
+            let n: usize = s
+                .parse()
+                .map_err(|_| anyhow::anyhow!("model:{spec}: {s:?} is not a simulation count"))?;
+            (p, Some(n))
+        }
+        _ => (spec, None),
+    };
+    let (net, meta) = checkpoint::load_net(Path::new(path), net::device(Default::default())?)?;
+    if meta.variant != variant.name() {
+        bail!(
+            "model:{spec} was trained for {} but the game is {}",
+            meta.variant,
+            variant.name()
+        );
+    }
+    let sims = sims.unwrap_or(meta.config.eval.simulations);
+    let params = SearchParams::from_config(&meta.config.search);
+    network_side(&net, params, sims, format!("model:{spec}"))
+}
+
+/// A side playing with an inference copy of `net` (the batched dtype of
+/// `run.inference_dtype = auto`).
+pub fn network_side(
+    net: &Net,
+    params: SearchParams,
+    simulations: usize,
+    name: String,
+) -> Result<Side> {
+    let copy = net.inference_copy(InferenceDtype::Auto)?;
+    Ok(Side::Network(NetworkSide {
+        name,
+        evaluator: network::shared(copy),
+        params,
+        simulations,
+    }))
+}
