@@ -11,6 +11,6 @@ need() { ! .venv/bin/python -c "$1" >/dev/null 2>&1; }
 if need "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '2.13.0')"; then
     .venv/bin/pip install --disable-pip-version-check -q torch==2.13.0
 fi
-if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy"; then
+if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, safetensors"; then
     .venv/bin/pip install --disable-pip-version-check -q -r python/requirements-dev.txt
 fi

@@ -1,4 +1,5 @@
-"""rafle: fast batched draughts environments for reinforcement learning.
+"""rafle: fast batched draughts environments, baselines, search and
+self-play for reinforcement learning.
 
     import rafle
     rafle.VARIANTS                      # ("thai", "international", "english", "checkers")
@@ -40,9 +41,48 @@ VecEnv (see DESIGN.md "The RL view" for the planes and the action codec):
 
 The Gymnasium and PettingZoo adapters live in ``rafle.gym`` and
 ``rafle.pettingzoo``; they import their libraries only when imported.
+
+Players, evaluation, search and self-play (rafle's Rust search and arena,
+driven by your network; details in ``rafle.agents``)::
+
+    # an evaluator is any callable: obs (K, C, N, N) float32 -> (logits (K, A), value)
+    #   value (K,) in [-1, 1] for the player to act, or (K, 3) win/draw/loss
+    #   probabilities; numpy arrays or torch tensors (any device); illegal
+    #   actions are masked by rafle. rafle.model.evaluator(net) wraps a RafleNet.
+    p = rafle.Player("alphabeta:6", variant="thai", seed=0)   # any CLI player spec
+    p.choose(game)                                  # a legal move, path notation
+    agent = rafle.NetworkAgent(evaluator, simulations=64)      # 0: the policy's best legal action
+    r = rafle.evaluate(agent, "alphabeta:4", variant="thai", games=200, seed=0)
+    r.wins, r.draws, r.losses, r.score, r.elo, r.elo_ci, r.pentanomial, r.pdn
+    out = rafle.search(env, evaluator, simulations=64)   # one search per env of a VecEnv
+    out.action (B,) int64; out.policy (B, A) float32; out.value (B,) float32
+    sp = rafle.SelfPlay("thai", evaluator, num_games=256, simulations=32, seed=0)
+    batch = sp.play(4096)       # obs, mask, policy, value (W/D/L target), search_value, result, version
+    sp.stats                    # games, nn_evals, avg_batch, nn_share, evals_per_s, ...
+
+Players of ``rafle.evaluate`` are spec strings, ``Player``, ``NetworkAgent``
+or policy callables ``(obs, mask) -> actions``; every game advances in
+lockstep, so a Python network or policy is called once per round with all
+games where it is to act. A wrong shape or dtype from an evaluator, NaN, an
+illegal action or an exception inside it is raised as a Python exception
+naming the problem (the evaluator's own exception as it was); Ctrl-C stops
+a long call. The GIL is released during tree work.
 """
 
-from rafle._rafle import VARIANTS, Game, VecEnv
+from rafle._rafle import SMALL_BATCH, VARIANTS, Game, VecEnv
+from rafle.agents import MatchResult, NetworkAgent, Player, SearchResult, SelfPlay, evaluate, search
 
-__all__ = ["VARIANTS", "Game", "VecEnv"]
+__all__ = [
+    "SMALL_BATCH",
+    "VARIANTS",
+    "Game",
+    "VecEnv",
+    "Player",
+    "NetworkAgent",
+    "evaluate",
+    "search",
+    "SelfPlay",
+    "MatchResult",
+    "SearchResult",
+]
 __version__ = "0.1.0"

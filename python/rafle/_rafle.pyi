@@ -1,14 +1,30 @@
 """Type stubs of the compiled bindings (crates/rafle-py). Checked against the
 module by python/tests/test_stubs.py (mypy.stubtest)."""
 
-from typing import Any, final
+from os import PathLike
+from typing import Any, Callable, Sequence, final
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Game", "VARIANTS", "VecEnv"]
+__all__ = [
+    "Game",
+    "MatchResult",
+    "NetworkAgent",
+    "SMALL_BATCH",
+    "SearchResult",
+    "SelfPlay",
+    "SpecPlayer",
+    "VARIANTS",
+    "VecEnv",
+    "evaluate",
+    "load_config",
+    "model_spec",
+    "search",
+]
 
 VARIANTS: tuple[str, ...]
+SMALL_BATCH: int
 
 @final
 class Game:
@@ -77,3 +93,189 @@ class VecEnv:
         dict[str, Any],
     ]: ...
     def fen(self, i: int) -> str: ...
+
+@final
+class SpecPlayer:
+    """A player of a CLI spec that needs no network (random, greedy, alphabeta:D, uct:N)."""
+
+    def __new__(cls, spec: str, variant: str, seed: int = 0) -> SpecPlayer: ...
+    @property
+    def spec(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    def choose(self, game: Game) -> str:
+        """A legal move of game, in path notation."""
+
+@final
+class NetworkAgent:
+    """rafle's tree search (Gumbel AlphaZero or PUCT) over a Python network."""
+
+    def __new__(
+        cls,
+        evaluator: Callable[..., Any],
+        simulations: int = 64,
+        algorithm: str = "gumbel",
+        *,
+        gumbel_m: int | None = None,
+        c_visit: float | None = None,
+        c_scale: float | None = None,
+        c_puct: float | None = None,
+        leaves_per_round: int | None = None,
+        name: str | None = None,
+        seed: int = 0,
+    ) -> NetworkAgent: ...
+    @property
+    def evaluator(self) -> Callable[..., Any]: ...
+    @property
+    def simulations(self) -> int: ...
+    @property
+    def algorithm(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def search_settings(self) -> dict[str, Any]: ...
+    def choose(self, game: Game) -> str:
+        """A legal move of game, searched one game at a time."""
+
+@final
+class MatchResult:
+    """The outcome of a match, from the first player's side."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def a(self) -> str: ...
+    @property
+    def b(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def losses(self) -> int: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def elo(self) -> float: ...
+    @property
+    def elo_ci(self) -> tuple[float, float]: ...
+    @property
+    def pentanomial(self) -> tuple[int, int, int, int, int]: ...
+    @property
+    def pair_elo(self) -> float: ...
+    @property
+    def pair_elo_ci(self) -> tuple[float, float]: ...
+    @property
+    def sprt(self) -> tuple[str, float] | None: ...
+    @property
+    def pdn(self) -> str: ...
+    @property
+    def a_stats(self) -> dict[str, Any]: ...
+    @property
+    def b_stats(self) -> dict[str, Any]: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def table(self) -> str: ...
+
+@final
+class SearchResult:
+    """One search per env: action (B,), policy (B, A), value (B,), visits (B, A)."""
+
+    @property
+    def action(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def policy(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def value(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def visits(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def calls(self) -> int: ...
+    @property
+    def evals(self) -> int: ...
+
+@final
+class SelfPlay:
+    """Games of self-play in lockstep, searching with a Python network."""
+
+    def __new__(
+        cls,
+        variant: str,
+        evaluator: Callable[..., Any],
+        num_games: int = 256,
+        simulations: int = 32,
+        *,
+        fast_simulations: int | None = None,
+        full_search_prob: float | None = None,
+        algorithm: str = "gumbel",
+        gumbel_m: int | None = None,
+        c_visit: float | None = None,
+        c_scale: float | None = None,
+        c_puct: float | None = None,
+        dirichlet_alpha: float | None = None,
+        dirichlet_frac: float | None = None,
+        temperature_plies: int | None = None,
+        leaves_per_round: int | None = None,
+        max_plies: int | None = None,
+        value_target_search: float = 0.0,
+        seed: int = 0,
+    ) -> SelfPlay: ...
+    @staticmethod
+    def from_config(
+        path: str | PathLike[str], evaluator: Callable[..., Any], seed: int | None = None
+    ) -> SelfPlay: ...
+    def play(self, positions: int, progress: bool = False) -> dict[str, npt.NDArray[Any]]:
+        """obs, mask, policy, value, search_value, result and version arrays."""
+    @property
+    def version(self) -> int: ...
+    @version.setter
+    def version(self, version: int) -> None: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def num_games(self) -> int: ...
+    @property
+    def settings(self) -> dict[str, Any]: ...
+    @property
+    def stats(self) -> dict[str, Any]: ...
+
+def evaluate(
+    a: Any,
+    b: Any,
+    *,
+    variant: str,
+    games: int = 100,
+    seed: int = 0,
+    openings: str | Sequence[str] | None = None,
+    opening_plies: int = 4,
+    max_plies: int = 400,
+    pdn: str | None = None,
+    sprt: Sequence[float] | None = None,
+    threads: int | None = None,
+    progress: bool = True,
+) -> MatchResult: ...
+def search(
+    env: VecEnv,
+    evaluator: Callable[..., Any],
+    simulations: int = 64,
+    algorithm: str = "gumbel",
+    seed: int = 0,
+    *,
+    explore: bool = False,
+    gumbel_m: int | None = None,
+    c_visit: float | None = None,
+    c_scale: float | None = None,
+    c_puct: float | None = None,
+    dirichlet_alpha: float | None = None,
+    dirichlet_frac: float | None = None,
+    leaves_per_round: int | None = None,
+) -> SearchResult: ...
+def load_config(path: str | PathLike[str]) -> dict[str, Any]: ...
+def model_spec(spec: str) -> tuple[str, int | None] | None: ...

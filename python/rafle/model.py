@@ -1,6 +1,6 @@
 """The rafle policy/value network in PyTorch, identical to the Rust one
 (crates/rafle-zero/src/net.rs), so a model trained by ``rafle train`` can be
-loaded, analysed or fine-tuned in Python, and saved back for Rust.
+loaded, analysed, fine-tuned or played in Python, and saved back for Rust.
 
 ::
 
@@ -15,34 +15,35 @@ WDL is (win, draw, loss) for the player to act; the scalar value is
 P(win) - P(loss). Logits are raw: mask illegal actions before a softmax.
 
 A checkpoint is ``X.safetensors`` (weights, names as below) with ``X.json``
-(metadata: ``shape`` gives the constructor arguments). Torch is needed here
-(``pip install torch``); the rest of the ``rafle`` package does not need it.
+(metadata: ``shape`` gives the constructor arguments, ``config`` the run's
+configuration). ``load`` keeps the metadata on the network (``net.meta``)
+and ``save`` writes it back. Torch and the ``safetensors`` package are
+needed here (``pip install torch safetensors``); the rest of the ``rafle``
+package does not need them.
 """
 
 from __future__ import annotations
 
 import json
-import struct
 from pathlib import Path
-from typing import Dict, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
 from torch import nn
 
-__all__ = ["RafleNet", "load", "save", "read_safetensors", "write_safetensors"]
+from rafle._rafle import SMALL_BATCH
+
+__all__ = ["RafleNet", "load", "save", "evaluator"]
 
 PathLike = Union[str, Path]
 
 VALUE_CHANNELS = 2
 
-_DTYPES = {
-    "F32": (np.float32, torch.float32),
-    "F64": (np.float64, torch.float64),
-    "I64": (np.int64, torch.int64),
-    "BOOL": (np.bool_, torch.bool),
-}
-_NAMES = {torch.float32: "F32", torch.float64: "F64", torch.int64: "I64", torch.bool: "BOOL"}
+#: The constructor arguments, in the order of the metadata's ``shape``.
+SHAPE_KEYS = ("planes", "board", "actions", "blocks", "channels", "policy_channels", "value_hidden")
 
 
 class ConvBn(nn.Module):
@@ -81,7 +82,7 @@ class RafleNet(nn.Module):
     ) -> None:
         super().__init__()
         self.variant = variant
-        self.shape = dict(
+        self.shape: Dict[str, Any] = dict(
             variant=variant,
             planes=planes,
             board=board,
@@ -91,6 +92,8 @@ class RafleNet(nn.Module):
             policy_channels=policy_channels,
             value_hidden=value_hidden,
         )
+        #: The checkpoint metadata (config, step, ...) when loaded; ``save`` writes it back.
+        self.meta: Dict[str, Any] = {}
         n2 = board * board
         self.stem = ConvBn(planes, channels, 3)
         self.blocks = nn.ModuleList([Block(channels) for _ in range(blocks)])
@@ -99,6 +102,14 @@ class RafleNet(nn.Module):
         self.value = ConvBn(channels, VALUE_CHANNELS, 1)
         self.value_fc1 = nn.Linear(VALUE_CHANNELS * n2, value_hidden)
         self.value_fc2 = nn.Linear(value_hidden, 3)
+
+    @classmethod
+    def from_shape(cls, shape: Dict[str, Any]) -> "RafleNet":
+        """The network of a metadata ``shape`` dict."""
+        missing = [k for k in SHAPE_KEYS if k not in shape]
+        if missing:
+            raise ValueError(f"network shape lacks {missing}")
+        return cls(*(int(shape[k]) for k in SHAPE_KEYS), variant=str(shape.get("variant", "")))
 
     def forward(self, obs: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """(policy logits [B, A], WDL logits [B, 3]) for obs [B, C, N, N]."""
@@ -117,93 +128,79 @@ class RafleNet(nn.Module):
         return p[..., 0] - p[..., 2]
 
 
-def read_safetensors(path: PathLike) -> Dict[str, torch.Tensor]:
-    """Reads a safetensors file (the format is small enough to parse here)."""
-    data = Path(path).read_bytes()
-    if len(data) < 8:
-        raise ValueError(f"{path}: not a safetensors file")
-    (n,) = struct.unpack("<Q", data[:8])
-    try:
-        header = json.loads(data[8 : 8 + n])
-    except ValueError as e:
-        raise ValueError(f"{path}: not a safetensors file ({e})") from None
-    base = 8 + n
-    out: Dict[str, torch.Tensor] = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        dtype = info["dtype"]
-        if dtype not in _DTYPES:
-            raise ValueError(f"{path}: tensor {name} has unsupported dtype {dtype}")
-        np_type, _ = _DTYPES[dtype]
-        start, end = info["data_offsets"]
-        arr = np.frombuffer(data[base + start : base + end], dtype=np_type).reshape(info["shape"])
-        out[name] = torch.from_numpy(arr.copy())
-    return out
-
-
-def write_safetensors(tensors: Dict[str, torch.Tensor], path: PathLike) -> None:
-    """Writes tensors as a safetensors file readable by Rust (tch)."""
-    header: Dict[str, object] = {}
-    blobs = []
-    offset = 0
-    for name, t in sorted(tensors.items()):
-        t = t.detach().cpu().contiguous()
-        if t.dtype not in _NAMES:
-            raise ValueError(f"tensor {name}: unsupported dtype {t.dtype}")
-        blob = t.numpy().tobytes()
-        header[name] = {"dtype": _NAMES[t.dtype], "shape": list(t.shape), "data_offsets": [offset, offset + len(blob)]}
-        blobs.append(blob)
-        offset += len(blob)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for b in blobs:
-            f.write(b)
-
-
 def load(path: PathLike, device: Union[str, torch.device] = "cpu") -> RafleNet:
-    """Loads ``X.safetensors`` written by ``rafle train`` (with ``X.json`` next to it)."""
+    """Loads ``X.safetensors`` written by ``rafle train`` (with ``X.json``
+    next to it), in eval mode; the metadata is kept as ``net.meta``."""
     path = Path(path)
     meta_path = path.with_suffix(".json")
     if not path.is_file():
         raise ValueError(f"model file {path} not found")
     if not meta_path.is_file():
         raise ValueError(f"checkpoint metadata {meta_path} not found")
-    meta = json.loads(meta_path.read_text())
-    shape = meta["shape"]
-    model = RafleNet(
-        planes=shape["planes"],
-        board=shape["board"],
-        actions=shape["actions"],
-        blocks=shape["blocks"],
-        channels=shape["channels"],
-        policy_channels=shape["policy_channels"],
-        value_hidden=shape["value_hidden"],
-        variant=shape.get("variant", ""),
-    )
-    state = read_safetensors(path)
+    try:
+        meta = json.loads(meta_path.read_text())
+        model = RafleNet.from_shape(meta["shape"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{meta_path} is not rafle checkpoint metadata ({e})") from None
+    try:
+        state = load_file(str(path))
+    except (SafetensorError, OSError) as e:
+        raise ValueError(f"{path}: not a safetensors file ({e})") from None
     own = model.state_dict()
     missing = [k for k in own if k not in state and not k.endswith("num_batches_tracked")]
     unexpected = [k for k in state if k not in own]
     if missing or unexpected:
         raise ValueError(f"{path}: weights do not fit the network (missing {missing}, unexpected {unexpected})")
     model.load_state_dict(state, strict=False)
+    model.meta = meta
     return model.to(device).eval()
 
 
-def save(model: RafleNet, path: PathLike, meta: Dict[str, object] | None = None) -> None:
+def save(model: RafleNet, path: PathLike, meta: Optional[Dict[str, Any]] = None) -> None:
     """Writes weights (``X.safetensors``) and metadata (``X.json``) as Rust reads them.
 
-    ``meta`` should be the metadata the model was loaded with (it carries the
-    run config); only ``shape`` and ``variant`` are filled in when missing.
+    ``meta`` defaults to ``model.meta`` (what ``load`` read: the run config,
+    step, ...); ``shape`` and ``variant`` are filled in when missing.
     """
     path = Path(path)
-    state = {k: v for k, v in model.state_dict().items() if not k.endswith("num_batches_tracked")}
-    write_safetensors(state, path)
-    meta = dict(meta or {})
+    state = {
+        k: v.detach().cpu().contiguous()
+        for k, v in model.state_dict().items()
+        if not k.endswith("num_batches_tracked")
+    }
+    save_file(state, str(path))
+    meta = dict(model.meta if meta is None else meta)
     meta.setdefault("shape", model.shape)
     meta.setdefault("variant", model.variant)
     path.with_suffix(".json").write_text(json.dumps(meta, indent=2))
+
+
+def evaluator(
+    net: nn.Module, device: Union[str, torch.device, None] = None
+) -> Callable[[np.ndarray], Tuple[torch.Tensor, torch.Tensor]]:
+    """``net`` as a rafle evaluator: obs (K, C, N, N) -> (policy logits (K, A),
+    win/draw/loss probabilities (K, 3)), in eval mode without gradients, on
+    ``device`` (default: the network's). Batches under ``rafle.SMALL_BATCH``
+    leaves run on one torch thread (see crates/rafle-search/src/network/evaluator.rs)."""
+    if device is None:
+        device = next(net.parameters()).device
+    on_cpu = torch.device(device).type == "cpu"
+
+    @torch.inference_mode()
+    def evaluate(obs: np.ndarray) -> Tuple[torch.Tensor, torch.Tensor]:
+        threads = torch.get_num_threads()
+        small = on_cpu and len(obs) < SMALL_BATCH and threads > 1
+        if small:
+            torch.set_num_threads(1)
+        try:
+            was_training = net.training
+            net.eval()
+            logits, wdl = net(torch.from_numpy(obs).to(device))
+            if was_training:
+                net.train()
+            return logits, torch.softmax(wdl.float(), dim=-1)
+        finally:
+            if small:
+                torch.set_num_threads(threads)
+
+    return evaluate

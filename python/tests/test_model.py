@@ -8,38 +8,22 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 torch = pytest.importorskip("torch")
+safetensors_torch = pytest.importorskip("safetensors.torch")
 
+from conftest import BINARY  # noqa: E402
 from rafle import model as M  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-BINARY = ROOT / "target" / "release" / "rafle"
-
-# The tiny run the Rust trainer tests use too.
-CONFIG = ROOT / "crates" / "rafle-zero" / "tests" / "data" / "tiny.toml"
-
-
-def train_tiny(tmp_path: Path, variant: str) -> Path:
-    if not BINARY.is_file():
-        pytest.skip(f"{BINARY} not built (cargo build --release -p rafle-zero)")
-    out = tmp_path / "run"
-    cfg = tmp_path / "tiny.toml"
-    text = CONFIG.read_text().replace('variant = "thai"', f'variant = "{variant}"')
-    assert f'variant = "{variant}"' in text and 'out_dir = "OUT"' in text
-    cfg.write_text(text.replace('out_dir = "OUT"', f'out_dir = "{out}"'))
-    cmd = [str(BINARY), "train", "--config", str(cfg), "--iterations", "1", "--quiet"]
-    subprocess.run(cmd, check=True, capture_output=True)
-    return out
 
 
 @pytest.mark.parametrize("variant", ["thai", "international"])
-def test_python_model_matches_rust(tmp_path: Path, variant: str) -> None:
-    run = train_tiny(tmp_path, variant)
+def test_python_model_matches_rust(tiny_run: Callable[[str], Path], variant: str) -> None:
+    run = tiny_run(variant)
     net = M.load(run / "latest.safetensors")
-    probe = M.read_safetensors(run / "latest.probe.safetensors")
+    probe = safetensors_torch.load_file(str(run / "latest.probe.safetensors"))
     assert probe["obs"].shape[1:] == (8, net.shape["board"], net.shape["board"])
     with torch.no_grad():
         policy, wdl = net(probe["obs"])
@@ -52,18 +36,20 @@ def test_python_model_matches_rust(tmp_path: Path, variant: str) -> None:
     assert ((value >= -1) & (value <= 1)).all()
 
 
-def test_save_round_trip_is_read_by_rust(tmp_path: Path) -> None:
-    run = train_tiny(tmp_path, "thai")
+def test_save_round_trip_is_read_by_rust(tmp_path: Path, tiny_run: Callable[[str], Path]) -> None:
+    run = tiny_run("thai")
     meta = json.loads((run / "latest.json").read_text())
     net = M.load(run / "latest.safetensors")
+    assert net.meta == meta, "load keeps the metadata save writes back"
     with torch.no_grad():
         for p in net.parameters():
             p.mul_(0.5)
     copy = tmp_path / "copy"
     copy.mkdir()
-    M.save(net, copy / "latest.safetensors", meta)
+    M.save(net, copy / "latest.safetensors")
+    assert json.loads((copy / "latest.json").read_text()) == meta
     again = M.load(copy / "latest.safetensors")
-    x = M.read_safetensors(run / "latest.probe.safetensors")["obs"]
+    x = safetensors_torch.load_file(str(run / "latest.probe.safetensors"))["obs"]
     with torch.no_grad():
         torch.testing.assert_close(again(x)[0], net(x)[0])
     # Rust loads the Python-written weights and plays with them.
@@ -76,10 +62,11 @@ def test_save_round_trip_is_read_by_rust(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
 
 
-def test_bad_files_are_value_errors(tmp_path: Path) -> None:
+def test_bad_files_are_value_errors(tmp_path: Path, tiny_run: Callable[[str], Path]) -> None:
     bad = tmp_path / "x.safetensors"
     bad.write_bytes(b"\x05\x00\x00\x00\x00\x00\x00\x00nope!")
-    with pytest.raises(ValueError):
-        M.read_safetensors(bad)
-    with pytest.raises(ValueError):
+    shutil.copy(tiny_run("thai") / "latest.json", tmp_path / "x.json")
+    with pytest.raises(ValueError, match="not a safetensors file"):
+        M.load(bad)
+    with pytest.raises(ValueError, match="not found"):
         M.load(tmp_path / "missing.safetensors")

@@ -31,7 +31,16 @@ def test_stubs_name_every_public_runtime_attribute() -> None:
     import rafle._rafle as compiled
 
     stub = (Path(compiled.__file__).parent / "_rafle.pyi").read_text()
-    for cls in (compiled.Game, compiled.VecEnv):
+    classes = (
+        compiled.Game,
+        compiled.VecEnv,
+        compiled.SpecPlayer,
+        compiled.NetworkAgent,
+        compiled.MatchResult,
+        compiled.SearchResult,
+        compiled.SelfPlay,
+    )
+    for cls in classes:
         for name in dir(cls):
             if not name.startswith("__"):
                 assert f"def {name}(" in stub, f"{cls.__name__}.{name} missing from the stub"

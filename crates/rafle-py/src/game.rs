@@ -19,6 +19,11 @@ pub struct Game {
 }
 
 impl Game {
+    /// The rule engine's game (for players and searches).
+    pub(crate) fn inner(&self) -> &rafle_core::Game {
+        &self.game
+    }
+
     fn start_fen(&self) -> String {
         to_fen(self.game.variant(), &self.start)
     }

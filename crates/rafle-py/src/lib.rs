@@ -1,12 +1,19 @@
 //! rafle-py: the pyo3 bindings behind the `rafle` Python package.
 //!
 //! Conversion code only: the rules live in rafle-core, the batched
-//! environment in rafle-env. Every bad input becomes a `ValueError` with a
+//! environment in rafle-env, players, search, self-play and the arena in
+//! rafle-search (driven here by Python callables, see `evaluator`). Every bad input becomes a `ValueError` with a
 //! one-line reason. The pure-Python package (`python/rafle/`) re-exports these
 //! classes and adds the Gymnasium and PettingZoo adapters.
 
+mod agents;
+mod arena;
 mod errors;
+mod evaluator;
 mod game;
+mod interrupt;
+mod search;
+mod selfplay;
 mod vec_env;
 
 use pyo3::prelude::*;
@@ -19,5 +26,15 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VARIANTS", pyo3::types::PyTuple::new(m.py(), names)?)?;
     m.add_class::<game::Game>()?;
     m.add_class::<vec_env::VecEnv>()?;
+    m.add_class::<agents::SpecPlayer>()?;
+    m.add_class::<agents::NetworkAgent>()?;
+    m.add_class::<arena::MatchResult>()?;
+    m.add_class::<search::SearchResult>()?;
+    m.add_class::<selfplay::SelfPlay>()?;
+    m.add_function(wrap_pyfunction!(arena::evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(search::search, m)?)?;
+    m.add_function(wrap_pyfunction!(selfplay::load_config, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::model_spec, m)?)?;
+    m.add("SMALL_BATCH", rafle_search::network::evaluator::SMALL_BATCH)?;
     Ok(())
 }

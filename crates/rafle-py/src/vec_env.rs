@@ -43,6 +43,11 @@ fn parse_illegal(mode: &str) -> PyResult<IllegalActionMode> {
 }
 
 impl VecEnv {
+    /// The batched environment (for searches from its states).
+    pub(crate) fn inner(&self) -> &rafle_env::VecEnv {
+        &self.inner
+    }
+
     /// Copies `actions` (any integer array or sequence of shape (B,)) into
     /// `self.actions`. An int64 array is read as it is; anything else goes
     /// through `numpy.asarray` and, if its dtype is an integer one, a cast.

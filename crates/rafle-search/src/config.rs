@@ -16,6 +16,7 @@ use rafle_core::Variant;
 use serde::{Deserialize, Serialize};
 
 pub use crate::network::Algorithm;
+use crate::network::SearchParams;
 
 /// A whole training run.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -352,6 +353,38 @@ impl Config {
     }
 }
 
+impl Default for SearchConfig {
+    /// A plain search (no playout cap) with the Gumbel paper's constants
+    /// (m = 16, c_visit = 50, c_scale = 0.1) and AlphaZero's PUCT ones: what
+    /// Python's `SelfPlay` and `NetworkAgent` start from.
+    fn default() -> Self {
+        SearchConfig {
+            algorithm: Algorithm::Gumbel,
+            simulations: 32,
+            fast_simulations: 32,
+            full_search_prob: 1.0,
+            gumbel_m: 16,
+            c_visit: 50.0,
+            c_scale: 0.1,
+            c_puct: 1.5,
+            dirichlet_alpha: 0.3,
+            dirichlet_frac: 0.25,
+            temperature_plies: 12,
+            leaves_per_round: 1,
+        }
+    }
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            parallel_games: 256,
+            positions_per_iteration: 2048,
+            max_plies: 150,
+        }
+    }
+}
+
 impl SearchConfig {
     /// Checks every value; the error names the field.
     pub fn validate(&self) -> Result<()> {
@@ -367,21 +400,9 @@ impl SearchConfig {
             "search.full_search_prob",
             "in (0, 1]",
         )?;
-        check(s.gumbel_m >= 1, "search.gumbel_m", ">= 1")?;
-        check(s.c_visit >= 0.0, "search.c_visit", ">= 0")?;
-        check(s.c_scale > 0.0, "search.c_scale", "> 0")?;
-        check(s.c_puct > 0.0, "search.c_puct", "> 0")?;
-        check(s.dirichlet_alpha > 0.0, "search.dirichlet_alpha", "> 0")?;
-        check(
-            (0.0..=1.0).contains(&s.dirichlet_frac),
-            "search.dirichlet_frac",
-            "in [0, 1]",
-        )?;
-        check(
-            (1..=256).contains(&s.leaves_per_round),
-            "search.leaves_per_round",
-            "in 1..=256",
-        )
+        SearchParams::from_config(s)
+            .check("search.")
+            .map_err(|e| anyhow::anyhow!(e))
     }
 }
 

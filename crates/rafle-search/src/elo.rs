@@ -224,6 +224,27 @@ pub enum SprtDecision {
 }
 
 impl Sprt {
+    /// The test of H0 elo <= `elo0` against H1 elo >= `elo1`; the error says
+    /// which value is out of range.
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        if !elo0.is_finite() || !elo1.is_finite() || elo1 <= elo0 {
+            return Err(format!(
+                "sprt: elo1 ({elo1}) must be a finite number greater than elo0 ({elo0})"
+            ));
+        }
+        for (name, p) in [("alpha", alpha), ("beta", beta)] {
+            if !(p > 0.0 && p < 0.5) {
+                return Err(format!("sprt: {name} {p} must be in (0, 0.5)"));
+            }
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
     /// (lower, upper) LLR bounds.
     pub fn bounds(&self) -> (f64, f64) {
         (

@@ -17,6 +17,11 @@ pub struct Sample {
     pub wdl: u8,
     /// Root value of the search for the player to act, in [-1, 1].
     pub q: f32,
+    /// The evaluator version that searched it ([`SelfPlay::set_version`];
+    /// 0 unless the caller numbers its weights). Not stored in replay files.
+    ///
+    /// [`SelfPlay::set_version`]: crate::selfplay::SelfPlay::set_version
+    pub version: u64,
 }
 
 impl Sample {
@@ -68,6 +73,7 @@ mod tests {
                 policy: vec![(3, 0.25), (7, 0.75)],
                 wdl,
                 q,
+                version: 0,
             };
             let mut one_hot = [0.0; 3];
             one_hot[wdl as usize] = 1.0;

@@ -59,6 +59,7 @@ struct Pending {
     policy: Vec<(u16, f32)>,
     player: Color,
     q: f32,
+    version: u64,
 }
 
 /// Search budgets and settings used by self-play.
@@ -79,6 +80,10 @@ struct SelfPlayGame {
     full: bool,
     rng: Rng,
     budgets: Budgets,
+    /// The evaluator version the current search runs with, and the one the
+    /// next search will.
+    version: u64,
+    next_version: u64,
     pending: Vec<Pending>,
     /// Finished positions not yet collected.
     out: Vec<Sample>,
@@ -101,6 +106,8 @@ impl SelfPlayGame {
             full: false,
             rng,
             budgets,
+            version: 0,
+            next_version: 0,
             pending: Vec::new(),
             out: Vec::new(),
             finished: Vec::new(),
@@ -110,6 +117,7 @@ impl SelfPlayGame {
     }
 
     fn new_search(&mut self) {
+        self.version = self.next_version;
         let b = &self.budgets;
         self.full = b.full == b.fast || self.rng.unit_f64() < b.full_prob;
         let budget = if self.full { b.full } else { b.fast };
@@ -133,6 +141,7 @@ impl SelfPlayGame {
                 policy: r.policy,
                 player: self.env.to_play(),
                 q: r.value,
+                version: self.version,
             });
         }
         let info = self
@@ -152,6 +161,7 @@ impl SelfPlayGame {
                     policy: p.policy,
                     wdl,
                     q: p.q,
+                    version: p.version,
                 });
             }
             self.finished.push((winner, self.env.ply()));
@@ -269,6 +279,14 @@ impl SelfPlay {
         stats.positions = samples.len() as u64;
         stats.seconds = start.elapsed().as_secs_f64();
         Ok((samples, stats))
+    }
+
+    /// Numbers the evaluator's weights: positions searched from now on
+    /// carry `version` (a search in progress keeps the version it began with).
+    pub fn set_version(&mut self, version: u64) {
+        for g in &mut self.games {
+            g.next_version = version;
+        }
     }
 
     /// Number of games in flight.

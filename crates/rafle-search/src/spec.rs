@@ -23,7 +23,7 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-const KNOWN: &str = "random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N";
+const KNOWN: &str = "random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N, model:PATH[:sims]";
 
 fn err(spec: &str, why: impl fmt::Display) -> SpecError {
     SpecError(format!("player spec {spec:?}: {why} (known: {KNOWN})"))
@@ -76,6 +76,34 @@ fn parse_alphabeta(spec: &str, args: &str) -> Result<Limits, SpecError> {
     Ok(limits)
 }
 
+/// A `model:PATH[:sims]` spec: the checkpoint path and the simulations if
+/// given. None for any other spec; the network itself is loaded by whoever
+/// has one (rafle-zero's tch network, Python's torch mirror).
+pub fn model_spec(spec: &str) -> Option<Result<(String, Option<usize>), SpecError>> {
+    let rest = spec.trim().strip_prefix("model:")?;
+    let (path, sims) = match rest.rsplit_once(':') {
+        Some((p, s)) if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) => {
+            match s.parse::<usize>() {
+                Ok(n) if n <= 1_000_000 => (p, Some(n)),
+                _ => {
+                    return Some(Err(err(
+                        spec,
+                        format!("{s:?} is not a simulation count in 0..=1000000"),
+                    )))
+                }
+            }
+        }
+        _ => (rest, None),
+    };
+    if path.is_empty() {
+        return Some(Err(err(
+            spec,
+            "model needs a checkpoint path, e.g. model:runs/thai/latest.safetensors",
+        )));
+    }
+    Some(Ok((path.to_string(), sims)))
+}
+
 /// The factory of the player named by `spec` for `variant`.
 pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecError> {
     let s = spec.trim();
@@ -125,7 +153,7 @@ pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecE
         ("model", _) => {
             return Err(err(
                 spec,
-                "model players are resolved by the trainer (rafle eval)",
+                "model players need their network: rafle eval, or rafle.Player in Python",
             ))
         }
         _ => return Err(err(spec, "unknown player")),

@@ -431,33 +431,55 @@ fn forced_steps_need_no_evaluator_call() {
     }
 }
 
-/// The actions of `e` that win at once.
-fn winning_actions(e: &Env) -> Vec<u16> {
-    let wins = |&a: &u16| {
-        let mut x = e.clone();
-        let info = x.step(a as usize).unwrap();
-        info.terminated && info.reward > 0.0
-    };
-    e.legal_action_ids().iter().copied().filter(wins).collect()
+/// Does step `a` at `e` start a move (its chain continued any way) that
+/// wins at once?
+fn wins_at_once(e: &Env, a: u16) -> bool {
+    let mut x = e.clone();
+    let info = x.step(a as usize).unwrap();
+    if info.move_done {
+        return info.terminated && info.reward > 0.0;
+    }
+    x.legal_action_ids().iter().any(|&b| wins_at_once(&x, b))
 }
+
+/// The steps of `e` that start a move winning at once.
+fn winning_actions(e: &Env) -> Vec<u16> {
+    e.legal_action_ids()
+        .iter()
+        .copied()
+        .filter(|&a| wins_at_once(e, a))
+        .collect()
+}
+
+/// A thai position where one move wins at once (the king's double capture
+/// 19x26x17 takes both white men) and no other move wins within three
+/// plies (found by brute force over random positions).
+const WIN_AT_ONCE: &str = "B:W23,22:BK19,20,18";
 
 #[test]
 fn several_leaves_per_round_fill_a_batch_and_still_find_the_win() {
-    // 21-25 blocks the white man on 29 (black men on 25 and 22): White has
-    // no move and loses. The black king's moves keep the tree wide.
-    let e = env("B:W29:B21,22,K4");
+    let e = env(WIN_AT_ONCE);
     let win = winning_actions(&e);
     assert_eq!(win.len(), 1, "{win:?}");
+    let wide = Env::new(V, EnvConfig::default()).unwrap();
     for algorithm in [Algorithm::Gumbel, Algorithm::Puct] {
         let p = SearchParams {
             leaves_per_round: 8,
             ..params(algorithm, 16)
         };
-        let mut s = [Search::new(e.clone(), 64, p, Pick::Best, Rng::new(0))];
+        let mut s = [Search::new(
+            e.clone(),
+            32,
+            p.clone(),
+            Pick::Best,
+            Rng::new(0),
+        )];
+        let (r, _) = run_searches(V, &mut s, &mut hashed(1), None).unwrap();
+        assert_eq!(r[0].action, win[0], "{algorithm:?}");
+        let mut s = [Search::new(wide.clone(), 64, p, Pick::Best, Rng::new(0))];
         let (r, stats) = run_searches(V, &mut s, &mut hashed(1), None).unwrap();
         assert!(stats.avg_batch() > 2.0, "{algorithm:?}: {stats:?}");
         assert!(stats.calls < 40, "{algorithm:?}: {stats:?}");
-        assert_eq!(r[0].action, win[0], "{algorithm:?}");
         let total: f32 = r[0].policy.iter().map(|p| p.1).sum();
         assert!((total - 1.0).abs() < 1e-4);
         // The budget is kept: every simulation is one visit of a root edge.

@@ -62,12 +62,17 @@ fn samples_are_well_formed_and_the_seed_fixes_them() {
             assert_eq!(s.obs.len(), rafle_env::observation_len(v));
             let total: f32 = s.policy.iter().map(|p| p.1).sum();
             assert!((total - 1.0).abs() < 1e-4, "{v}: policy sums to {total}");
-            assert!(s.policy.len() >= 2, "forced moves are not training positions");
+            assert!(
+                s.policy.len() >= 2,
+                "forced moves are not training positions"
+            );
             let mut actions: Vec<u16> = s.policy.iter().map(|p| p.0).collect();
             actions.sort_unstable();
             actions.dedup();
             assert_eq!(actions.len(), s.policy.len());
-            assert!(actions.iter().all(|&a| (a as usize) < rafle_env::num_actions(v)));
+            assert!(actions
+                .iter()
+                .all(|&a| (a as usize) < rafle_env::num_actions(v)));
             assert!(s.wdl <= 2 && (-1.0..=1.0).contains(&s.q));
         }
         let mut again = SelfPlay::new(&search(1), &selfplay(8), v, 3).unwrap();

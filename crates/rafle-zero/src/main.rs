@@ -27,6 +27,8 @@ enum Command {
     Show(cli::show::ShowArgs),
     /// Measure speeds (perft, environment).
     Bench(cli::bench::BenchArgs),
+    /// Search one position with a trained network (policy target, visits, value).
+    Search(cli::search::SearchArgs),
     /// Play matches or a round robin between players; Elo, SPRT and PDN.
     Eval(cli::eval::EvalArgs),
     /// Train a network by self-play (Gumbel AlphaZero).
@@ -41,6 +43,7 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Moves(a) => cli::moves::run(a),
         Command::Show(a) => cli::show::run(a),
         Command::Bench(a) => cli::bench::run(a),
+        Command::Search(a) => cli::search::run(a),
         Command::Eval(a) => cli::eval::run(a),
         Command::Train(a) => cli::train::run(a),
         Command::Plot(a) => cli::plot::run(a),

@@ -17,28 +17,27 @@ use rafle_search::{NetworkSide, Side};
 use crate::checkpoint;
 use crate::net::{self, Net};
 
-/// The side for the spec text after `model:` (`PATH[:sims]`).
-pub fn model_side(spec: &str, variant: Variant) -> Result<Side> {
-    let (path, sims) = match spec.rsplit_once(':') {
-        Some((p, s)) if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) => {
-            let n: usize = s
-                .parse()
-                .map_err(|_| anyhow::anyhow!("model:{spec}: {s:?} is not a simulation count"))?;
-            (p, Some(n))
-        }
-        _ => (spec, None),
+/// The side of a `model:PATH[:sims]` spec (None for any other spec).
+pub fn model_side(spec: &str, variant: Variant) -> Option<Result<Side>> {
+    let (path, sims) = match rafle_search::spec::model_spec(spec)? {
+        Ok(x) => x,
+        Err(e) => return Some(Err(e.into())),
     };
+    Some(load_side(spec.trim(), &path, sims, variant))
+}
+
+fn load_side(spec: &str, path: &str, sims: Option<usize>, variant: Variant) -> Result<Side> {
     let (net, meta) = checkpoint::load_net(Path::new(path), net::device(Default::default())?)?;
     if meta.variant != variant.name() {
         bail!(
-            "model:{spec} was trained for {} but the game is {}",
+            "{spec} was trained for {} but the game is {}",
             meta.variant,
             variant.name()
         );
     }
     let sims = sims.unwrap_or(meta.config.eval.simulations);
     let params = SearchParams::from_config(&meta.config.search);
-    network_side(&net, params, sims, format!("model:{spec}"))
+    network_side(&net, params, sims, spec.to_string())
 }
 
 /// A side playing with an inference copy of `net` (the batched dtype of

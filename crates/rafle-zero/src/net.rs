@@ -22,6 +22,7 @@ use tch::nn;
 use tch::{Device, Kind, Tensor};
 
 use rafle_search::config::{Device as DeviceChoice, InferenceDtype, NetConfig};
+use rafle_search::network::evaluator::SMALL_BATCH;
 use rafle_search::network::{EvalError, Evaluator, Leaves};
 
 /// 1x1 channels of the value head.
@@ -258,13 +259,6 @@ impl Net {
             .sum()
     }
 }
-
-/// Batches of fewer leaves run their forward pass on one intra-op thread.
-/// Their pass is too short to share, and torch's worker threads, left
-/// spinning between the lockstep rounds next to rayon's, made arena rounds
-/// of about 5 leaves 40-150x slower on 2 cores (43 evals/s with 2 threads
-/// against 7.8k with one, `rafle eval` of a 4x32 thai net).
-pub const SMALL_BATCH: usize = 32;
 
 /// The network answers the search's leaves (the legal mask is not needed:
 /// the search masks illegal actions itself).

@@ -176,6 +176,7 @@ impl Replay {
                 policy,
                 wdl: wdl[0],
                 q,
+                version: 0,
             });
         }
         replay.total_added = total_added;
@@ -205,6 +206,7 @@ mod tests {
             policy: vec![(3, 0.25), (7, 0.75)],
             wdl,
             q,
+            version: 0,
         }
     }
 

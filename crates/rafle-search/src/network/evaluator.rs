@@ -33,6 +33,15 @@ impl std::fmt::Display for EvalError {
 
 impl std::error::Error for EvalError {}
 
+/// Batches of fewer leaves should run their forward pass on one intra-op
+/// thread (rafle-zero's network does; so does `rafle.model.evaluator` in
+/// Python). Their pass is too short to share, and the inference library's
+/// worker threads, left spinning between lockstep rounds next to rayon's,
+/// made arena rounds of about 5 leaves 40-150x slower on 2 cores (43
+/// evals/s with 2 torch threads against 7.8k with one, `rafle eval` of a
+/// 4x32 thai net).
+pub const SMALL_BATCH: usize = 32;
+
 /// Maps a batch of leaves to policy logits and values.
 pub trait Evaluator: Send {
     /// Fills `logits` (`n * A`, raw, over every action; illegal ones are

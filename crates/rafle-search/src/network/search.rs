@@ -86,21 +86,38 @@ impl SearchParams {
             leaves_per_round: c.leaves_per_round,
         }
     }
+
+    /// Checks every value; the error names the field (after `prefix`,
+    /// e.g. `search.` in a config file) and what it must be.
+    pub fn check(&self, prefix: &str) -> Result<(), String> {
+        let checks = [
+            (self.gumbel_m >= 1, "gumbel_m", ">= 1"),
+            (self.c_visit >= 0.0, "c_visit", ">= 0"),
+            (self.c_scale > 0.0, "c_scale", "> 0"),
+            (self.c_puct > 0.0, "c_puct", "> 0"),
+            (self.dirichlet_alpha > 0.0, "dirichlet_alpha", "> 0"),
+            (
+                (0.0..=1.0).contains(&self.dirichlet_frac),
+                "dirichlet_frac",
+                "in [0, 1]",
+            ),
+            (
+                (1..=256).contains(&self.leaves_per_round),
+                "leaves_per_round",
+                "in 1..=256",
+            ),
+        ];
+        match checks.into_iter().find(|c| !c.0) {
+            Some((_, field, want)) => Err(format!("{prefix}{field} must be {want}")),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Default for SearchParams {
-    /// The settings of the shipped configs.
+    /// The settings of [`SearchConfig::default`].
     fn default() -> Self {
-        SearchParams {
-            algorithm: Algorithm::Gumbel,
-            gumbel_m: 16,
-            c_visit: 50.0,
-            c_scale: 0.1,
-            c_puct: 1.5,
-            dirichlet_alpha: 0.3,
-            dirichlet_frac: 0.25,
-            leaves_per_round: 1,
-        }
+        SearchParams::from_config(&SearchConfig::default())
     }
 }
 
@@ -236,7 +253,7 @@ impl Search {
     pub fn receive(&mut self, logits: &[f32], values: &[f32]) {
         let paths = std::mem::take(&mut self.pending);
         let actions = logits.len() / paths.len().max(1);
-        if paths.len() > 1 {
+        if self.max_leaves() > 1 {
             for path in &paths {
                 self.tree.remove_virtual_loss(path);
             }
@@ -264,7 +281,7 @@ impl Search {
     /// advance asks for them again.
     pub fn abandon(&mut self) {
         let paths = std::mem::take(&mut self.pending);
-        if paths.len() > 1 {
+        if self.max_leaves() > 1 {
             for path in &paths {
                 self.tree.remove_virtual_loss(path);
             }

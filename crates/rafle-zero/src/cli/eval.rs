@@ -82,8 +82,8 @@ pub struct EvalArgs {
 /// `leaves` leaves per round if given); every other spec is a
 /// `rafle_search` player.
 pub fn resolve_player(spec: &str, variant: Variant, leaves: Option<usize>) -> anyhow::Result<Side> {
-    if let Some(rest) = spec.trim().strip_prefix("model:") {
-        let mut side = rafle_zero::model::model_side(rest, variant)?;
+    if let Some(side) = rafle_zero::model::model_side(spec, variant) {
+        let mut side = side?;
         if let (Side::Network(n), Some(l)) = (&mut side, leaves) {
             n.params.leaves_per_round = l;
         }
@@ -119,20 +119,7 @@ fn parse_sprt(text: &str, alpha: f64, beta: f64) -> anyhow::Result<Sprt> {
     let elo1: f64 = e1
         .parse()
         .with_context(|| format!("--sprt: {e1:?} is not a number"))?;
-    if !elo0.is_finite() || !elo1.is_finite() || elo1 <= elo0 {
-        bail!("--sprt: elo1 ({elo1}) must be a finite number greater than elo0 ({elo0})");
-    }
-    for (name, p) in [("--alpha", alpha), ("--beta", beta)] {
-        if !(p > 0.0 && p < 0.5) {
-            bail!("{name} {p} must be in (0, 0.5)");
-        }
-    }
-    Ok(Sprt {
-        elo0,
-        elo1,
-        alpha,
-        beta,
-    })
+    Sprt::new(elo0, elo1, alpha, beta).map_err(|e| anyhow::anyhow!("--{e}"))
 }
 
 pub fn run(a: EvalArgs) -> anyhow::Result<()> {

@@ -5,6 +5,7 @@ pub mod eval;
 pub mod moves;
 pub mod perft;
 pub mod plot;
+pub mod search;
 pub mod show;
 pub mod train;
 

@@ -1,0 +1,341 @@
+//! `SpecPlayer` (a player that needs no network, by CLI spec) and
+//! `NetworkAgent` (rafle's search over a Python network), and how any
+//! Python object becomes an arena side. The Python class `rafle.Player`
+//! (python/rafle/agents.py) wraps these two: `model:` specs load the
+//! checkpoint with torch and become a NetworkAgent.
+
+use crate::errors::{parse_variant, value_error};
+use crate::evaluator::{raise, ErrorSlot, Kind, PyEvaluator};
+use crate::game::Game;
+use crate::interrupt::interruptible;
+use pyo3::prelude::*;
+use rafle_core::rng::Rng;
+use rafle_core::Variant;
+use rafle_search::network::{self, Algorithm, NetworkPlayer, SearchParams};
+use rafle_search::{parse_player, NetworkSide, Side};
+use std::sync::Mutex;
+
+/// A player of a CLI spec that needs no network: "random", "greedy",
+/// "alphabeta:4", "alphabeta:t=0.5s", "uct:400".
+#[pyclass(module = "rafle", name = "SpecPlayer")]
+pub struct SpecPlayer {
+    spec: String,
+    variant: Variant,
+    seed: u64,
+    player: Mutex<Box<dyn rafle_search::Player>>,
+}
+
+impl std::fmt::Debug for SpecPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.__repr__())
+    }
+}
+
+/// The game of `game` if it is of `variant` and not over.
+fn playable(game: &Game, variant: Variant) -> PyResult<&rafle_core::Game> {
+    let g = game.inner();
+    if g.variant() != variant {
+        return Err(value_error(format!(
+            "the player plays {} but the game is {}",
+            variant.name(),
+            g.variant().name()
+        )));
+    }
+    if g.is_over() {
+        return Err(value_error("the game is over: there is no move to choose"));
+    }
+    Ok(g)
+}
+
+#[pymethods]
+impl SpecPlayer {
+    #[new]
+    #[pyo3(signature = (spec, variant, seed = 0))]
+    fn new(spec: &str, variant: &str, seed: u64) -> PyResult<Self> {
+        let v = parse_variant(variant)?;
+        let factory = parse_player(spec, v).map_err(value_error)?;
+        Ok(SpecPlayer {
+            spec: spec.trim().to_string(),
+            variant: v,
+            seed,
+            player: Mutex::new(factory(seed)),
+        })
+    }
+
+    #[getter]
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.variant.name()
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// A legal move of `game` (path notation).
+    fn choose(&self, py: Python<'_>, game: PyRef<'_, Game>) -> PyResult<String> {
+        let g = playable(&game, self.variant)?.clone();
+        let player = &self.player;
+        let m = interruptible(py, |_| {
+            let mut p = player.lock().unwrap_or_else(|e| e.into_inner());
+            p.choose(&g)
+        })?;
+        Ok(g.move_string(&m))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "rafle.SpecPlayer({:?}, {:?}, seed={})",
+            self.spec,
+            self.variant.name(),
+            self.seed
+        )
+    }
+}
+
+/// rafle's tree search (Gumbel AlphaZero or PUCT) over a Python network.
+#[pyclass(module = "rafle", name = "NetworkAgent")]
+#[derive(Debug)]
+pub struct NetworkAgent {
+    evaluator: Py<PyAny>,
+    pub(crate) params: SearchParams,
+    pub(crate) simulations: usize,
+    name: String,
+    seed: u64,
+}
+
+/// Search settings from Python keywords (None keeps the default), checked.
+#[allow(clippy::too_many_arguments)]
+pub fn search_params(
+    algorithm: &str,
+    gumbel_m: Option<usize>,
+    c_visit: Option<f64>,
+    c_scale: Option<f64>,
+    c_puct: Option<f64>,
+    dirichlet_alpha: Option<f64>,
+    dirichlet_frac: Option<f64>,
+    leaves_per_round: Option<usize>,
+) -> PyResult<SearchParams> {
+    let d = SearchParams::default();
+    let p = SearchParams {
+        algorithm: algorithm.parse::<Algorithm>().map_err(value_error)?,
+        gumbel_m: gumbel_m.unwrap_or(d.gumbel_m),
+        c_visit: c_visit.map_or(d.c_visit, |x| x as f32),
+        c_scale: c_scale.map_or(d.c_scale, |x| x as f32),
+        c_puct: c_puct.map_or(d.c_puct, |x| x as f32),
+        dirichlet_alpha: dirichlet_alpha.unwrap_or(d.dirichlet_alpha),
+        dirichlet_frac: dirichlet_frac.unwrap_or(d.dirichlet_frac),
+        leaves_per_round: leaves_per_round.unwrap_or(d.leaves_per_round),
+    };
+    p.check("").map_err(value_error)?;
+    Ok(p)
+}
+
+#[pymethods]
+impl NetworkAgent {
+    #[new]
+    #[pyo3(signature = (evaluator, simulations = 64, algorithm = "gumbel", *, gumbel_m = None,
+        c_visit = None, c_scale = None, c_puct = None, leaves_per_round = None,
+        name = None, seed = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        evaluator: Bound<'_, PyAny>,
+        simulations: usize,
+        algorithm: &str,
+        gumbel_m: Option<usize>,
+        c_visit: Option<f64>,
+        c_scale: Option<f64>,
+        c_puct: Option<f64>,
+        leaves_per_round: Option<usize>,
+        name: Option<String>,
+        seed: u64,
+    ) -> PyResult<Self> {
+        if !evaluator.is_callable() {
+            return Err(value_error(
+                "the evaluator must be a callable obs -> (logits, value)",
+            ));
+        }
+        if simulations > 1_000_000 {
+            return Err(value_error("simulations must be at most 1000000"));
+        }
+        let params = search_params(
+            algorithm,
+            gumbel_m,
+            c_visit,
+            c_scale,
+            c_puct,
+            None,
+            None,
+            leaves_per_round,
+        )?;
+        Ok(NetworkAgent {
+            evaluator: evaluator.unbind(),
+            params,
+            simulations,
+            name: name.unwrap_or_else(|| format!("network:{simulations}")),
+            seed,
+        })
+    }
+
+    #[getter]
+    fn evaluator(&self, py: Python<'_>) -> Py<PyAny> {
+        self.evaluator.clone_ref(py)
+    }
+
+    #[getter]
+    fn simulations(&self) -> usize {
+        self.simulations
+    }
+
+    #[getter]
+    fn algorithm(&self) -> &'static str {
+        self.params.algorithm.name()
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The search settings as a dict (gumbel_m, c_visit, c_scale, c_puct,
+    /// leaves_per_round).
+    #[getter]
+    fn search_settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        let p = &self.params;
+        d.set_item("algorithm", p.algorithm.name())?;
+        d.set_item("gumbel_m", p.gumbel_m)?;
+        d.set_item("c_visit", p.c_visit)?;
+        d.set_item("c_scale", p.c_scale)?;
+        d.set_item("c_puct", p.c_puct)?;
+        d.set_item("leaves_per_round", p.leaves_per_round)?;
+        Ok(d)
+    }
+
+    /// A legal move of `game` (path notation), searched with the network
+    /// one game at a time (`rafle.evaluate` batches many games instead).
+    fn choose(&self, py: Python<'_>, game: PyRef<'_, Game>) -> PyResult<String> {
+        let g = game.inner();
+        if g.is_over() {
+            return Err(value_error("the game is over: there is no move to choose"));
+        }
+        let g = g.clone();
+        let eval = PyEvaluator::new(self.evaluator.clone_ref(py), Kind::Network, g.variant());
+        let error = eval.error.clone();
+        let seed = Rng::stream(self.seed, g.ply() as u64).next_u64();
+        let mut player = NetworkPlayer::new(
+            self.name.clone(),
+            eval,
+            self.params.clone(),
+            self.simulations,
+            seed,
+        );
+        let m = interruptible(py, |_| player.try_choose(&g))?;
+        match m {
+            Ok(m) => Ok(g.move_string(&m)),
+            Err(e) => Err(raise(&[&error], e)),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "rafle.NetworkAgent(simulations={}, algorithm={:?}, name={:?})",
+            self.simulations,
+            self.params.algorithm.name(),
+            self.name
+        )
+    }
+}
+
+/// `model:PATH[:sims]` as (PATH, sims or None); None for any other spec.
+/// ValueError for a malformed model spec.
+#[pyfunction]
+pub fn model_spec(spec: &str) -> PyResult<Option<(String, Option<usize>)>> {
+    rafle_search::spec::model_spec(spec)
+        .transpose()
+        .map_err(value_error)
+}
+
+/// The arena side of a Python object (a spec string, a SpecPlayer, a
+/// NetworkAgent or a policy callable); the error slots of its Python
+/// evaluators go to `slots`.
+pub fn side_of(
+    obj: &Bound<'_, PyAny>,
+    variant: Variant,
+    slots: &mut Vec<ErrorSlot>,
+) -> PyResult<Side> {
+    if let Ok(spec) = obj.extract::<String>() {
+        if spec.trim().starts_with("model:") {
+            return Err(value_error(format!(
+                "{spec:?}: model players load their checkpoint with torch: \
+                 use rafle.evaluate or rafle.Player (python/rafle/agents.py)"
+            )));
+        }
+        return Ok(Side::Player(
+            parse_player(&spec, variant).map_err(value_error)?,
+        ));
+    }
+    if let Ok(p) = obj.cast::<SpecPlayer>() {
+        let p = p.borrow();
+        if p.variant != variant {
+            return Err(value_error(format!(
+                "player {:?} plays {} but the match is {}",
+                p.spec,
+                p.variant.name(),
+                variant.name()
+            )));
+        }
+        return Ok(Side::Player(
+            parse_player(&p.spec, variant).map_err(value_error)?,
+        ));
+    }
+    let py = obj.py();
+    let (callable, kind, name, params, sims) = if let Ok(a) = obj.cast::<NetworkAgent>() {
+        let a = a.borrow();
+        (
+            a.evaluator.clone_ref(py),
+            Kind::Network,
+            a.name.clone(),
+            a.params.clone(),
+            a.simulations,
+        )
+    } else if obj.is_callable() {
+        let name = obj
+            .getattr("__name__")
+            .and_then(|n| n.extract::<String>())
+            .unwrap_or_else(|_| "policy".into());
+        (
+            obj.clone().unbind(),
+            Kind::Policy,
+            name,
+            SearchParams::default(),
+            0,
+        )
+    } else {
+        return Err(value_error(format!(
+            "a player is a spec string, a rafle.Player, a rafle.NetworkAgent or a \
+             policy callable (obs, mask) -> actions; got {}",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        )));
+    };
+    let eval = PyEvaluator::new(callable, kind, variant);
+    slots.push(eval.error.clone());
+    Ok(Side::Network(NetworkSide {
+        name,
+        evaluator: network::shared(eval),
+        params,
+        simulations: sims,
+    }))
+}

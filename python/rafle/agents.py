@@ -1,0 +1,146 @@
+"""Players, evaluation, search and self-play for Python networks.
+
+The search, the arena and self-play are rafle's Rust ones (rafle-search);
+this module only resolves player specs, including ``model:PATH[:sims]``,
+whose checkpoint is loaded with torch (``rafle.model``).
+
+An evaluator is any callable ``obs (K, C, N, N) float32 -> (logits (K, A),
+value)`` with value ``(K,)`` in [-1, 1] for the player to act or ``(K, 3)``
+win/draw/loss probabilities; numpy arrays or torch tensors (any device).
+A policy is any callable ``(obs (K, C, N, N), mask (K, A) bool) -> actions
+(K,)`` integers. Both are called once per round with every game (or env)
+where they are to act.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, Union
+
+from rafle import _rafle
+from rafle._rafle import MatchResult, NetworkAgent, SearchResult, SelfPlay, SpecPlayer, search
+
+__all__ = ["Player", "NetworkAgent", "evaluate", "search", "SelfPlay", "MatchResult", "SearchResult"]
+
+Side = Union[str, "Player", NetworkAgent, SpecPlayer, Callable[..., Any]]
+
+
+class Player:
+    """Any player spec of the command line, for ``variant``:
+
+    ``random``, ``greedy``, ``alphabeta:D``, ``alphabeta:t=0.5s``, ``uct:N``
+    (alias ``mcts:N``), ``model:PATH[:sims]`` (a checkpoint of ``rafle
+    train`` or ``rafle.model.save``, searched with ``sims`` simulations per
+    step, default its ``eval.simulations``; needs torch; ``device`` is where
+    its network runs).
+
+    ``choose(game)`` returns a legal move of a ``rafle.Game`` in path
+    notation. An unknown or malformed spec or variant is a ValueError naming
+    it.
+    """
+
+    def __init__(self, spec: str, variant: str, seed: int = 0, *, device: str = "cpu") -> None:
+        if variant not in _rafle.VARIANTS:
+            raise ValueError(f"unknown variant {variant!r} (known: {', '.join(_rafle.VARIANTS)})")
+        self.spec = spec
+        self.variant = variant
+        self.seed = seed
+        model = _rafle.model_spec(spec)
+        self._native: Union[SpecPlayer, NetworkAgent]
+        if model is None:
+            self._native = SpecPlayer(spec, variant, seed)
+        else:
+            path, sims = model
+            self._native = _model_agent(spec, Path(path), sims, variant, seed, device)
+
+    @property
+    def name(self) -> str:
+        return self.spec
+
+    def choose(self, game: _rafle.Game) -> str:
+        """A legal move of ``game`` (path notation); ValueError if the game is over."""
+        if game.variant != self.variant:
+            raise ValueError(f"player {self.spec!r} plays {self.variant} but the game is {game.variant}")
+        return self._native.choose(game)
+
+    def __repr__(self) -> str:
+        return f"rafle.Player({self.spec!r}, {self.variant!r}, seed={self.seed})"
+
+
+def _model_agent(spec: str, path: Path, sims: Optional[int], variant: str, seed: int, device: str) -> NetworkAgent:
+    """The NetworkAgent of a checkpoint, with its own search settings."""
+    try:
+        from rafle import model
+    except ImportError as e:
+        raise ValueError(f"{spec!r}: model players need torch and safetensors ({e})") from None
+    net = model.load(path, device)
+    if net.variant != variant:
+        raise ValueError(f"{spec!r} was trained for {net.variant} but the game is {variant}")
+    config = net.meta.get("config", {})
+    s = config.get("search", {})
+    keys = ("gumbel_m", "c_visit", "c_scale", "c_puct", "leaves_per_round")
+    return NetworkAgent(
+        model.evaluator(net, device),
+        config.get("eval", {}).get("simulations", 32) if sims is None else sims,
+        s.get("algorithm", "gumbel"),
+        name=spec,
+        seed=seed,
+        **{k: s[k] for k in keys if k in s},
+    )
+
+
+def _native(x: Any, variant: str, seed: int) -> Any:
+    """What the Rust arena takes for a side."""
+    if isinstance(x, Player):
+        if x.variant != variant:
+            raise ValueError(f"player {x.spec!r} plays {x.variant} but the match is {variant}")
+        return x._native
+    if isinstance(x, str) and _rafle.model_spec(x) is not None:
+        return Player(x, variant, seed)._native
+    return x
+
+
+def evaluate(
+    a: Side,
+    b: Side,
+    *,
+    variant: str,
+    games: int = 100,
+    seed: int = 0,
+    openings: Union[str, Path, Sequence[str], None] = None,
+    opening_plies: int = 4,
+    max_plies: int = 400,
+    pdn: Union[str, Path, None] = None,
+    sprt: Optional[Sequence[float]] = None,
+    threads: Optional[int] = None,
+    progress: bool = True,
+) -> MatchResult:
+    """Plays ``games`` games of ``a`` against ``b`` as ``rafle eval`` does and
+    returns the result for ``a``.
+
+    ``a`` and ``b`` are each a spec string (see ``Player``), a ``Player``, a
+    ``NetworkAgent`` or a policy callable ``(obs, mask) -> actions``. Games
+    are colour-swapped pairs from seeded random openings (``opening_plies``
+    random plies after the ``openings`` line of the pair, if a file or list
+    of lines is given); a game reaching ``max_plies`` is a draw. Every game
+    advances in lockstep: a Python network or policy is called once per
+    round with the batch of all games where it is to act. ``sprt=(elo0,
+    elo1[, alpha, beta])`` stops early once decided; ``pdn`` also writes the
+    games to that file; ``progress`` draws a bar on stderr. The same seed
+    gives the same games. Errors inside an evaluator are raised as they were;
+    Ctrl-C stops the match.
+    """
+    return _rafle.evaluate(
+        _native(a, variant, seed),
+        _native(b, variant, seed + 1),
+        variant=variant,
+        games=games,
+        seed=seed,
+        openings=str(openings) if isinstance(openings, Path) else openings,
+        opening_plies=opening_plies,
+        max_plies=max_plies,
+        pdn=None if pdn is None else str(pdn),
+        sprt=None if sprt is None else list(sprt),
+        threads=threads,
+        progress=progress,
+    )
