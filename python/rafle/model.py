@@ -36,7 +36,7 @@ from torch import nn
 
 from rafle._rafle import SMALL_BATCH
 
-__all__ = ["RafleNet", "load", "save", "evaluator"]
+__all__ = ["RafleNet", "load", "save", "save_weights", "evaluator"]
 
 PathLike = Union[str, Path]
 
@@ -163,16 +163,21 @@ def save(model: RafleNet, path: PathLike, meta: Optional[Dict[str, Any]] = None)
     step, ...); ``shape`` and ``variant`` are filled in when missing.
     """
     path = Path(path)
+    save_weights(model, path)
+    meta = dict(model.meta if meta is None else meta)
+    meta.setdefault("shape", model.shape)
+    meta.setdefault("variant", model.variant)
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=2))
+
+
+def save_weights(model: RafleNet, path: PathLike) -> None:
+    """Writes the weights alone (``X.safetensors``, the variable names Rust reads)."""
     state = {
         k: v.detach().cpu().contiguous()
         for k, v in model.state_dict().items()
         if not k.endswith("num_batches_tracked")
     }
     save_file(state, str(path))
-    meta = dict(model.meta if meta is None else meta)
-    meta.setdefault("shape", model.shape)
-    meta.setdefault("variant", model.variant)
-    path.with_suffix(".json").write_text(json.dumps(meta, indent=2))
 
 
 def evaluator(

@@ -1,4 +1,4 @@
-"""The training example runs end to end on a tiny budget."""
+"""The examples run end to end on a tiny budget."""
 
 from __future__ import annotations
 
@@ -9,14 +9,17 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_reinforce.py"
+import rafle
+from conftest import BINARY, TINY
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def test_train_example_tiny_budget() -> None:
+def test_ppo_example_tiny_budget() -> None:
     pytest.importorskip("torch")
     run = subprocess.run(
         [
-            sys.executable, str(EXAMPLE), "--variant", "thai",
+            sys.executable, str(EXAMPLES / "train_ppo.py"), "--variant", "thai",
             "--iterations", "2", "--num-envs", "16", "--steps", "16",
             "--minibatch", "64", "--eval-games", "8", "--hidden", "32",
         ],
@@ -26,5 +29,35 @@ def test_train_example_tiny_budget() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert re.search(r"^it +2 ", run.stdout, re.M), run.stdout
-    m = re.search(r"final score vs random over 8 games: ([0-9.]+)", run.stdout)
-    assert m and 0.0 <= float(m.group(1)) <= 1.0, run.stdout
+    for opponent in ("random", "greedy", "alphabeta:2"):
+        m = re.search(rf"final score vs {opponent} over 8 games: ([0-9.]+)", run.stdout)
+        assert m and 0.0 <= float(m.group(1)) <= 1.0, run.stdout
+
+
+def test_alphazero_example_two_tiny_iterations(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("safetensors")
+    out = tmp_path / "run"
+    cfg = tmp_path / "tiny.toml"
+    # The tiny trainer config, with a final evaluation of 4 games per opponent.
+    text = TINY.read_text().replace("final_games = 0", "final_games = 4")
+    text = text.replace('opponents = ["random"]', 'opponents = ["greedy", "alphabeta:2"]')
+    cfg.write_text(text)
+    run = subprocess.run(
+        [sys.executable, str(EXAMPLES / "alphazero.py"), "--config", str(cfg), "--out", str(out),
+         "--iterations", "2", "--quiet"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^iter +2 \|", run.stdout, re.M), run.stdout
+    for opponent in ("greedy", "alphabeta:2"):
+        assert re.search(rf"vs {re.escape(opponent)} +4 games", run.stdout), run.stdout
+    assert (out / "metrics.csv").read_text().count("loss/policy") == 2
+    # The checkpoint plays in Rust and in Python.
+    if BINARY.is_file():
+        r = subprocess.run([str(BINARY), "eval", "--variant", "thai", "--model",
+                            str(out / "latest.safetensors"), "--vs", "random", "--games", "2", "--quiet"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    g = rafle.Game("thai")
+    assert rafle.Player(f"model:{out / 'latest.safetensors'}:4", "thai").choose(g) in g.legal_moves()

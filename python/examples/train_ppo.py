@@ -1,5 +1,5 @@
-"""Self-play PPO (REINFORCE with a learned baseline, GAE and clipped updates)
-on rafle.VecEnv, in one readable file.
+"""Self-play PPO (clipped policy updates, a learned value baseline, GAE) on
+rafle.VecEnv, in one readable file.
 
 One small network plays both sides: observations are always in the frame of
 the player to act, so "me" and "the opponent" look the same whoever moves.
@@ -8,10 +8,12 @@ actions by the same player, which the advantage estimate below handles with
 one sign: a value is always "for the player to act", so it flips whenever the
 turn passes to the other player.
 
-    python examples/train_reinforce.py --variant thai --minutes 6
+    python examples/train_ppo.py --variant thai --minutes 6
 
-prints progress and, every --eval-every seconds and at the end, the score
-against the uniformly random player (win 1, draw 1/2, loss 0).
+prints progress and, every --eval-every seconds, the score against the
+uniformly random player; at the end, rafle.evaluate's scores (win 1, draw
+1/2, loss 0) against random, greedy and alphabeta:2: the policy plays its
+best legal action, called once per round with every game where it is to move.
 Needs torch (pip install torch); rafle itself does not.
 """
 
@@ -47,6 +49,7 @@ class Config:
     hidden: int = 256
     eval_games: int = 400
     eval_every: float = 60.0  # seconds between evaluations
+    opponents: str = "random,greedy,alphabeta:2"  # final evaluation
     seed: int = 0
 
 
@@ -71,28 +74,19 @@ class Policy(nn.Module):
         return logits, torch.tanh(self.v(h)).squeeze(-1)
 
 
-def evaluate(policy: Policy, cfg: Config, games: int) -> float:
-    """Score against the random player: one game per env, the policy plays
-    White in even envs and Black in odd ones, greedy (argmax) moves."""
-    env = rafle.VecEnv(cfg.variant, num_envs=games, seed=cfg.seed + 1, max_plies=cfg.max_plies)
-    obs = env.reset()
-    policy_colour = np.arange(games) % 2  # 0 white, 1 black
-    score = np.zeros(games)
-    finished = np.zeros(games, dtype=bool)
-    to_play = env.to_play()
-    while not finished.all():
-        with torch.no_grad():
-            logits, _ = policy(torch.from_numpy(obs), torch.from_numpy(env.legal_mask()))
-        greedy = logits.argmax(-1).numpy()
-        actions = np.where(to_play == policy_colour, greedy, env.sample_legal_actions())
-        obs, _, _, _, info = env.step(actions)
-        for j, i in enumerate(info["done_envs"]):
-            if not finished[i]:
-                finished[i] = True
-                w = info["winner"][j]
-                score[i] = 0.5 if w < 0 else float(w == policy_colour[i])
-        to_play = info["to_play"]
-    return float(score.mean())
+def evaluate(policy: Policy, cfg: Config, games: int, opponent: str = "random") -> rafle.MatchResult:
+    """rafle.evaluate of the greedy (argmax) policy against `opponent`:
+    colour-swapped pairs from seeded openings, the policy called with the
+    batch of every game where it is to move."""
+
+    @torch.no_grad()
+    def best_action(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        logits, _ = policy(torch.from_numpy(obs), torch.from_numpy(mask))
+        return logits.argmax(-1).numpy()
+
+    best_action.__name__ = "ppo"
+    return rafle.evaluate(best_action, opponent, variant=cfg.variant, games=games, seed=cfg.seed + 1,
+                          max_plies=cfg.max_plies, progress=False)
 
 
 def train(cfg: Config) -> float:
@@ -185,15 +179,20 @@ def train(cfg: Config) -> float:
             f"games {games:6d}  plies/game {game_plies / max(games, 1):5.1f}  "
             f"pg {pg_loss.item():+.3f}  v {v_loss.item():.3f}  ent {entropy.item():.2f}"
         )
-        if out_of_time or time.time() - last_eval > cfg.eval_every:
-            score = evaluate(policy, cfg, cfg.eval_games)
+        if not out_of_time and time.time() - last_eval > cfg.eval_every:
+            score = evaluate(policy, cfg, cfg.eval_games).score
             last_eval = time.time()
             line += f"  score vs random {score:.3f}"
         print(line, flush=True)
         if out_of_time:
             break
-    print(f"final score vs random over {cfg.eval_games} games: {score:.3f} "
-          f"after {time.time() - start:.0f}s")
+    print(f"trained {time.time() - start:.0f}s; final evaluation, {cfg.eval_games} games each:")
+    for opponent in cfg.opponents.split(","):
+        r = evaluate(policy, cfg, cfg.eval_games, opponent)
+        print(f"final score vs {opponent} over {r.games} games: {r.score:.3f} "
+              f"(+{r.wins} ={r.draws} -{r.losses}, Elo {r.elo:+.0f})", flush=True)
+        if opponent == "random":
+            score = r.score
     return score
 
 

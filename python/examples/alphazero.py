@@ -1,0 +1,176 @@
+"""Gumbel AlphaZero from Python, in one readable file: rafle's batched
+self-play and search driven by a PyTorch network, the training step, periodic
+evaluation against baselines, and checkpoints that `rafle eval --model` and
+`rafle.Player("model:...")` play.
+
+    python python/examples/alphazero.py                      # thai, CPU, configs/thai.toml (~15 min)
+    python python/examples/alphazero.py --config configs/checkers.toml --device cuda
+
+Every setting (network, search, self-play, training, evaluation, time limit)
+comes from a `rafle train` config file, so this trains exactly what
+`rafle train --config ...` trains, with PyTorch doing the network's work:
+
+    for each iteration:
+        self-play until positions_per_iteration new positions   rafle.SelfPlay (Rust, batched)
+        add them to the replay window                           rafle.learner.Replay
+        positions * sample_reuse / batch_size training steps    rafle.learner.Learner.step
+        metrics.csv; checkpoint every checkpoint_every; evaluate every eval.every
+    final checkpoint and evaluation table                       rafle.evaluate (lockstep arena)
+
+The run folder (default: the config's out_dir + "-python") has the files of a
+`rafle train` run: `rafle plot DIR` draws its curves.
+Needs torch and safetensors (pip install torch safetensors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import torch
+
+import rafle
+from rafle import learner as L
+from rafle import model
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Args:
+    config: str = str(ROOT / "configs" / "thai.toml")
+    out: Optional[str] = None  # run folder (default: the config's out_dir + "-python")
+    device: str = "cpu"
+    minutes: Optional[float] = None  # training time limit (default: the config's run.time_limit_min)
+    iterations: Optional[int] = None  # default: the config's run.iterations
+    final_games: Optional[int] = None  # games per opponent at the end (default: the config's)
+    quiet: bool = False  # no progress bars
+
+
+def evaluate(net: torch.nn.Module, cfg: dict, games: int, iteration: int, progress: bool) -> dict[str, float]:
+    """Scores of the network (its search, eval.simulations per step) against
+    each eval.opponents baseline (all games of a match batched together), as
+    metrics: eval/score_vs_<opponent>, and eval/elo against the first."""
+    e, s = cfg["eval"], cfg["search"]
+    agent = rafle.NetworkAgent(
+        model.evaluator(net), e["simulations"], s["algorithm"], gumbel_m=s["gumbel_m"],
+        c_visit=s["c_visit"], c_scale=s["c_scale"], c_puct=s["c_puct"], name=f"model@{iteration}",
+    )
+    scores = {}
+    for opponent in e["opponents"]:
+        r = rafle.evaluate(agent, opponent, variant=cfg["run"]["variant"], games=games,
+                           seed=cfg["run"]["seed"] + iteration, progress=progress)
+        print(f"  vs {opponent:<14} {r.games:>4} games  +{r.wins} ={r.draws} -{r.losses}  "
+              f"score {100 * r.score:5.1f}%  Elo {r.elo:+.0f} [{r.elo_ci[0]:+.0f}, {r.elo_ci[1]:+.0f}]",
+              flush=True)
+        scores[f"eval/score_vs_{opponent}"] = r.score
+        scores.setdefault("eval/elo", L.clamped_elo(r.score, r.games))
+    return scores
+
+
+def main(args: Args) -> None:
+    cfg = rafle._rafle.load_config(args.config)  # checked exactly as `rafle train` checks it
+    run, t = cfg["run"], cfg["train"]
+    if args.iterations is not None:
+        run["iterations"] = args.iterations
+    if args.minutes is not None:
+        run["time_limit_min"] = args.minutes
+    if args.final_games is not None:
+        cfg["eval"]["final_games"] = args.final_games
+    run["out_dir"] = out = args.out or run["out_dir"] + "-python"
+    run["device"] = "cuda" if args.device.startswith("cuda") else "cpu"
+    torch.manual_seed(run["seed"])
+    rng = np.random.default_rng(run["seed"])
+
+    net = L.fresh_net(cfg)
+    learner = L.Learner(net, cfg, args.device)
+    selfplay = rafle.SelfPlay.from_config(args.config, model.evaluator(net), seed=run["seed"])
+    replay = L.Replay(t["replay_window"])
+    Path(out).mkdir(parents=True, exist_ok=True)
+    metrics = L.Metrics(out, fresh=True)
+    steps = L.steps_per_iteration(cfg)
+    total_steps = run["iterations"] * steps
+    limit = run["time_limit_min"] * 60
+    print(f"alphazero.py: {run['variant']} | net {cfg['net']['blocks']}x{cfg['net']['channels']} on "
+          f"{args.device} | {selfplay.num_games} games in lockstep | {steps} steps per iteration | dir {out}")
+    start = time.time()
+    games = 0
+    iteration = 0
+    while iteration < run["iterations"] and not (limit > 0 and time.time() - start >= limit):
+        iteration += 1
+        # 1. Self-play: rafle's search, PyTorch's network, one batch per round.
+        t0 = time.time()
+        before = selfplay.stats
+        batch = selfplay.play(cfg["selfplay"]["positions_per_iteration"], progress=not args.quiet)
+        sp = {k: selfplay.stats[k] - before[k] for k in ("games", "draws", "plies", "nn_evals", "batches",
+                                                         "nn_seconds", "tree_seconds")}
+        sp_s = time.time() - t0
+        replay.add(batch)
+        games += sp["games"]
+        # 2. Training steps on uniform samples of the replay window.
+        t1 = time.time()
+        logs: dict[str, float] = {}
+        if len(replay) >= t["min_replay"]:
+            sums: dict[str, float] = {}
+            for _ in range(steps):
+                progress = max(learner.step_count / total_steps, (time.time() - start) / limit if limit else 0.0)
+                out_step = learner.step(replay.sample(t["batch_size"], rng, args.device), progress)
+                for k, v in out_step.items():
+                    sums[k] = sums.get(k, 0.0) + v
+            logs = {k: v / steps for k, v in sums.items()}
+            logs["train/lr"] = out_step["train/lr"]
+        train_s = time.time() - t1
+        # 3. Metrics (the names of `rafle train`), checkpoint, evaluation.
+        elapsed = time.time() - start
+        logs.update({
+            "time/selfplay_s": sp_s,
+            "time/train_s": train_s,
+            "selfplay/games_per_s": sp["games"] / sp_s,
+            "selfplay/nn_evals_per_s": sp["nn_evals"] / sp_s,
+            "selfplay/avg_batch": sp["nn_evals"] / max(sp["batches"], 1),
+            "selfplay/nn_share": sp["nn_seconds"] / max(sp["nn_seconds"] + sp["tree_seconds"], 1e-9),
+        })
+        if sp["games"]:
+            logs["selfplay/game_length"] = sp["plies"] / sp["games"]
+            logs["selfplay/draw_rate"] = sp["draws"] / sp["games"]
+        metrics.log(iteration, learner.step_count, elapsed, logs)
+        losses = (f"policy {logs['loss/policy']:.3f} value {logs['loss/value']:.3f}" if "loss/policy" in logs
+                  else f"filling replay {len(replay)}/{t['min_replay']}")
+        print(f"iter {iteration:>3} | {sp['games']} games | {logs['selfplay/nn_evals_per_s']:.0f} evals/s, "
+              f"batch {logs['selfplay/avg_batch']:.0f} | {learner.step_count} steps, {losses} | "
+              f"{sp_s:.0f}+{train_s:.0f}s, total {elapsed:.0f}s", flush=True)
+        meta = dict(iteration=iteration, games=games, positions=replay.total_added, elapsed_s=elapsed)
+        if iteration % run["checkpoint_every"] == 0:
+            learner.save(out, **meta)
+        e = cfg["eval"]
+        if e["every"] and iteration % e["every"] == 0 and e["games"] and iteration < run["iterations"]:
+            scores = evaluate(net, cfg, e["games"], iteration, not args.quiet)
+            metrics.log(iteration, learner.step_count, time.time() - start, scores)
+    elapsed = time.time() - start
+    learner.save(out, iteration=iteration, games=games, positions=replay.total_added, elapsed_s=elapsed)
+    print(f"finished: iteration {iteration}, {learner.step_count} training steps, {games} games in "
+          f"{elapsed:.0f}s; checkpoint {Path(out) / L.WEIGHTS}")
+    if cfg["eval"]["final_games"]:
+        print(f"final evaluation ({cfg['eval']['final_games']} games per opponent):")
+        scores = evaluate(net, cfg, cfg["eval"]["final_games"], iteration, not args.quiet)
+        metrics.log(iteration, learner.step_count, time.time() - start, scores)
+    metrics.close()
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    for name, default in Args().__dict__.items():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):
+            p.add_argument(flag, action="store_true")
+        elif name in ("minutes",):
+            p.add_argument(flag, type=float, default=default)
+        elif name in ("iterations", "final_games"):
+            p.add_argument(flag, type=int, default=default)
+        else:
+            p.add_argument(flag, type=str, default=default)
+    main(Args(**vars(p.parse_args())))

@@ -1,0 +1,266 @@
+"""The training half of ``rafle train`` in PyTorch, for trainers written in
+Python (python/examples/alphazero.py, ``python -m rafle.distributed``): the
+same losses, targets, optimiser, learning-rate schedule, replay window and
+run files as the Rust trainer (crates/rafle-zero/src/train.rs, optim.rs,
+replay.rs, metrics.rs, checkpoint.rs), so the two cannot drift apart
+(python/tests/test_learner.py compares the losses with Rust's).
+
+::
+
+    batch = replay.sample(cfg["train"]["batch_size"], rng)   # from SelfPlay.play arrays
+    out = learner.step(batch, progress)                       # losses, lr
+    learner.save(run_dir, iteration=..., games=..., positions=..., elapsed_s=...)
+
+Losses: policy cross-entropy against the search's policy target over the
+legal actions (illegal logits set to -1e9) + ``value_loss_weight`` x W/D/L
+cross-entropy against the value target (the game result, mixed with the
+search value by ``train.value_target_search``: ``SelfPlay`` makes it).
+Optimiser: AdamW (decoupled weight decay) or SGD with momentum (L2 decay);
+decay applies to tensors of rank >= 2 only. Schedule: linear warm-up over
+``warmup_steps``, then constant or cosine from ``lr`` to ``lr *
+lr_final_frac`` as ``progress`` goes from 0 to 1.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any, Dict, Iterator, Mapping, Union
+
+import numpy as np
+import torch
+from safetensors.torch import load_file, save_file
+
+from rafle.model import RafleNet, save_weights
+
+__all__ = [
+    "ILLEGAL_LOGIT",
+    "Learner",
+    "Metrics",
+    "Replay",
+    "clamped_elo",
+    "fresh_net",
+    "load_learner",
+    "losses",
+    "steps_per_iteration",
+]
+
+PathLike = Union[str, Path]
+
+#: Logit of illegal actions (finite, so 0 x logit stays 0 in the loss).
+ILLEGAL_LOGIT = -1e9
+#: The arrays a training batch needs (from ``SelfPlay.play``).
+BATCH_KEYS = ("obs", "mask", "policy", "value")
+#: Run files, as checkpoint.rs and metrics.rs name them.
+WEIGHTS, META, OPTIMIZER, METRICS = "latest.safetensors", "latest.json", "optimizer.safetensors", "metrics.csv"
+
+
+def losses(net: torch.nn.Module, batch: Mapping[str, torch.Tensor], value_weight: float):
+    """(policy, value, total) losses of ``net`` (in its current mode) on ``batch``."""
+    logits, wdl = net(batch["obs"])
+    logp = torch.log_softmax(logits.masked_fill(~batch["mask"], ILLEGAL_LOGIT), dim=-1)
+    policy = -(batch["policy"] * logp).sum(dim=1).mean()
+    value = -(batch["value"] * torch.log_softmax(wdl, dim=-1)).sum(dim=1).mean()
+    return policy, value, policy + value * value_weight
+
+
+def clamped_elo(score: float, games: int) -> float:
+    """Elo difference of a score, 0 and 1 pulled in by half a game (the
+    `eval/elo` metric of train.rs)."""
+    n = max(games, 1)
+    s = min(max(score, 0.5 / n), 1 - 0.5 / n)
+    return -400 * math.log10(1 / s - 1)
+
+
+def steps_per_iteration(cfg: Mapping[str, Any]) -> int:
+    """positions_per_iteration * sample_reuse / batch_size, rounded up (at least 1)."""
+    t = cfg["train"]
+    return max(1, math.ceil(cfg["selfplay"]["positions_per_iteration"] * t["sample_reuse"] / t["batch_size"]))
+
+
+class Replay:
+    """The newest ``window`` positions (oldest dropped first), sampled
+    uniformly with replacement. ``total_added`` counts every position added."""
+
+    def __init__(self, window: int) -> None:
+        self.window = window
+        self.arrays: Dict[str, np.ndarray] = {}
+        self.size = 0
+        self.next = 0
+        self.total_added = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, batch: Mapping[str, np.ndarray]) -> None:
+        """Adds the positions of ``SelfPlay.play``'s arrays (and any extra
+        per-position arrays, e.g. ``version``)."""
+        n = len(batch["obs"])
+        if not self.arrays:
+            self.arrays = {k: np.zeros((self.window, *v.shape[1:]), v.dtype) for k, v in batch.items()}
+        for start in range(0, n, self.window):
+            part = {k: v[start : start + self.window] for k, v in batch.items()}
+            m = len(part["obs"])
+            idx = (self.next + np.arange(m)) % self.window
+            for k, a in self.arrays.items():
+                a[idx] = part[k]
+            self.next = int((self.next + m) % self.window)
+            self.size = min(self.window, self.size + m)
+        self.total_added += n
+
+    def sample(self, n: int, rng: np.random.Generator, device: Union[str, torch.device] = "cpu"):
+        """``n`` positions as torch tensors on ``device`` (and numpy extras)."""
+        idx = rng.integers(0, self.size, n)
+        out: Dict[str, Any] = {}
+        for k, a in self.arrays.items():
+            out[k] = torch.from_numpy(a[idx]).to(device) if k in BATCH_KEYS else a[idx]
+        return out
+
+
+class Learner:
+    """The network being trained, its optimiser and the step count."""
+
+    def __init__(self, net: RafleNet, cfg: Mapping[str, Any], device: Union[str, torch.device] = "cpu") -> None:
+        self.net = net.to(device)
+        self.cfg = cfg
+        self.train_cfg = cfg["train"]
+        self.device = torch.device(device)
+        self.step_count = 0
+        t = self.train_cfg
+        decay = [p for p in net.parameters() if p.dim() >= 2]
+        other = [p for p in net.parameters() if p.dim() < 2]
+        groups = [
+            {"params": decay, "weight_decay": t["weight_decay"]},
+            {"params": other, "weight_decay": 0.0},
+        ]
+        if t["optimizer"] == "sgd":
+            self.opt: torch.optim.Optimizer = torch.optim.SGD(groups, lr=t["lr"], momentum=t["momentum"])
+        else:
+            self.opt = torch.optim.AdamW(groups, lr=t["lr"], betas=(0.9, 0.999), eps=1e-8)
+
+    def lr_at(self, progress: float) -> float:
+        """The learning rate of the next step at ``progress`` in [0, 1] of the run."""
+        t = self.train_cfg
+        if self.step_count < t["warmup_steps"]:
+            return t["lr"] * (self.step_count + 1) / t["warmup_steps"]
+        if t["lr_schedule"] == "cosine":
+            x = min(max(progress, 0.0), 1.0)
+            lo = t["lr"] * t["lr_final_frac"]
+            return lo + 0.5 * (t["lr"] - lo) * (1.0 + math.cos(math.pi * x))
+        return float(t["lr"])
+
+    def step(self, batch: Mapping[str, torch.Tensor], progress: float) -> Dict[str, float]:
+        """One optimisation step; returns its losses and learning rate."""
+        lr = self.lr_at(progress)
+        for g in self.opt.param_groups:
+            g["lr"] = lr
+        self.net.train()
+        policy, value, total = losses(self.net, batch, self.train_cfg["value_loss_weight"])
+        self.opt.zero_grad()
+        total.backward()
+        self.opt.step()
+        self.step_count += 1
+        return {"loss/policy": policy.item(), "loss/value": value.item(), "loss/total": total.item(), "train/lr": lr}
+
+    def _named(self) -> Iterator[tuple[str, torch.nn.Parameter]]:
+        return ((n, p) for n, p in self.net.named_parameters())
+
+    def save(self, run_dir: PathLike, **meta: Any) -> None:
+        """Writes the checkpoint as the Rust trainer does: weights, optimiser
+        moments (``m.<var>``, ``v.<var>``), then the metadata (variant, shape,
+        step, config and ``meta``: iteration, games, positions, elapsed_s),
+        each through a temporary file so that a kill leaves the last one whole."""
+        run_dir = Path(run_dir)
+        run_dir.mkdir(parents=True, exist_ok=True)
+        tmp = run_dir / ".tmp-latest.safetensors"
+        save_weights(self.net, tmp)
+        moments: Dict[str, torch.Tensor] = {}
+        for name, p in self._named():
+            state = self.opt.state.get(p, {})
+            m = state.get("exp_avg", state.get("momentum_buffer"))
+            v = state.get("exp_avg_sq")
+            moments[f"m.{name}"] = (torch.zeros_like(p) if m is None else m).detach().cpu().contiguous()
+            moments[f"v.{name}"] = (torch.zeros_like(p) if v is None else v).detach().cpu().contiguous()
+        save_file(moments, str(run_dir / ".tmp-optimizer.safetensors"))
+        os.replace(tmp, run_dir / WEIGHTS)
+        os.replace(run_dir / ".tmp-optimizer.safetensors", run_dir / OPTIMIZER)
+        full = {
+            "variant": self.net.variant,
+            "shape": self.net.shape,
+            "step": self.step_count,
+            "iteration": 0,
+            "games": 0,
+            "positions": 0,
+            "elapsed_s": 0.0,
+            **meta,
+            "config": self.cfg,
+        }
+        (run_dir / ".tmp-latest.json").write_text(json.dumps(full, indent=2))
+        os.replace(run_dir / ".tmp-latest.json", run_dir / META)
+
+    def load_optimizer(self, path: PathLike, steps: int) -> None:
+        """Reads moments written by ``save`` (or by ``rafle train``)."""
+        state = load_file(str(path))
+        for name, p in self._named():
+            m, v = state[f"m.{name}"].to(p.device), state[f"v.{name}"].to(p.device)
+            if isinstance(self.opt, torch.optim.AdamW):
+                self.opt.state[p] = {"step": torch.tensor(float(steps)), "exp_avg": m, "exp_avg_sq": v}
+            else:
+                self.opt.state[p] = {"momentum_buffer": m}
+        self.step_count = steps
+
+
+class Metrics:
+    """Appends rows to ``RUN_DIR/metrics.csv`` in the Rust trainer's format
+    (``iteration,step,elapsed_s,name,value``) and names (metrics.rs), so
+    ``rafle plot`` draws it."""
+
+    def __init__(self, run_dir: PathLike, fresh: bool = False) -> None:
+        path = Path(run_dir) / METRICS
+        if fresh and path.exists():
+            path.unlink()
+        new = not path.exists()
+        self.file = open(path, "a", newline="")
+        self.writer = csv.writer(self.file)
+        if new:
+            self.writer.writerow(["iteration", "step", "elapsed_s", "name", "value"])
+
+    def log(self, iteration: int, step: int, elapsed_s: float, values: Mapping[str, float]) -> None:
+        for name, value in values.items():
+            self.writer.writerow([iteration, step, f"{elapsed_s:.1f}", name, repr(float(value))])
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def load_learner(run_dir: PathLike, device: Union[str, torch.device] = "cpu") -> tuple[Learner, Dict[str, Any]]:
+    """The learner of a run folder written by ``Learner.save`` (or ``rafle
+    train``): network, optimiser state and step; also returns the metadata."""
+    from rafle.model import load
+
+    run_dir = Path(run_dir)
+    net = load(run_dir / WEIGHTS, device)
+    meta = net.meta
+    learner = Learner(net, meta["config"], device)
+    opt_path = run_dir / OPTIMIZER
+    if opt_path.is_file():
+        learner.load_optimizer(opt_path, int(meta["step"]))
+    else:
+        learner.step_count = int(meta["step"])
+    return learner, meta
+
+
+def fresh_net(cfg: Mapping[str, Any]) -> RafleNet:
+    """The network of a config's ``[net]`` table for its variant."""
+    import rafle
+
+    variant = cfg["run"]["variant"]
+    env = rafle.VecEnv(variant, num_envs=1)
+    planes, board, _ = env.observation_shape
+    n = cfg["net"]
+    return RafleNet(planes, board, env.num_actions, n["blocks"], n["channels"], n["policy_channels"],
+                    n["value_hidden"], variant=variant)
