@@ -8,8 +8,13 @@
 //! RUN_DIR/replay.bin           replay buffer
 //! RUN_DIR/latest.probe.safetensors  a few observations and the network's
 //!                              outputs on them (`obs`, `policy_logits`,
-//!                              `wdl_logits`), so any reimplementation
-//!                              (python/rafle/model.py) can check itself
+//!                              `wdl_logits`), and a training batch on them
+//!                              (`mask`, `policy_target`, `value_target`) with
+//!                              its losses in eval and train mode
+//!                              (`losses_eval`, `losses_train`: policy, value,
+//!                              total at value weight 1), so any
+//!                              reimplementation (python/rafle/model.py,
+//!                              python/rafle/learner.py) can check itself
 //! ```
 //!
 //! The metadata is renamed last: it names the step the other files belong to.
@@ -23,8 +28,11 @@ use tch::{Device, Tensor};
 
 use crate::net::{Net, NetShape};
 use crate::optim::Optimizer;
+use crate::replay::Batch;
 use crate::replay::Replay;
+use crate::train::batch_losses;
 use rafle_search::config::Config;
+use rafle_search::config::InferenceDtype;
 
 pub const WEIGHTS: &str = "latest.safetensors";
 pub const META: &str = "latest.json";
@@ -112,15 +120,18 @@ pub fn load_net(weights: &Path, device: Device) -> Result<(Net, Metadata)> {
     Ok((net, meta))
 }
 
-/// Observations of the start position and of the positions after the first
-/// few steps (step i plays legal action i mod count), back to back.
-pub fn probe_obs(net: &Net) -> Result<Vec<f32>> {
+/// Observations and legal masks of the start position and of the positions
+/// after the first few steps (step i plays legal action i mod count), back
+/// to back.
+pub fn probe_positions(net: &Net) -> Result<(Vec<f32>, Vec<bool>)> {
     let v = net.shape.variant()?;
     let mut env = Env::new(v, EnvConfig::default())?;
-    let len = net.shape.obs_len();
+    let (len, na) = (net.shape.obs_len(), net.shape.actions);
     let mut obs = vec![0f32; PROBE_POSITIONS * len];
+    let mut mask = vec![false; PROBE_POSITIONS * na];
     for i in 0..PROBE_POSITIONS {
         env.write_obs(&mut obs[i * len..(i + 1) * len]);
+        env.write_legal_mask(&mut mask[i * na..(i + 1) * na]);
         let legal = env.legal_action_ids();
         if legal.is_empty() {
             env.reset();
@@ -129,22 +140,68 @@ pub fn probe_obs(net: &Net) -> Result<Vec<f32>> {
             env.step(a as usize)?;
         }
     }
-    Ok(obs)
+    Ok((obs, mask))
+}
+
+/// Value targets of the probe batch, cycled over its positions.
+const PROBE_VALUES: [[f32; 3]; 4] = [
+    [1.0, 0.0, 0.0],
+    [0.2, 0.5, 0.3],
+    [0.0, 0.0, 1.0],
+    [0.25, 0.5, 0.25],
+];
+
+/// The probe batch: policy targets proportional to 1, 2, 3, ... over each
+/// position's legal actions (ascending), value targets [`PROBE_VALUES`].
+fn probe_batch(net: &Net) -> Result<Batch> {
+    let s = &net.shape;
+    let (obs, mask) = probe_positions(net)?;
+    let na = s.actions;
+    let mut policy = vec![0f32; mask.len()];
+    for (row, m) in policy.chunks_mut(na).zip(mask.chunks(na)) {
+        let legal: Vec<usize> = (0..na).filter(|&a| m[a]).collect();
+        let z = (legal.len() * (legal.len() + 1) / 2) as f32;
+        for (j, &a) in legal.iter().enumerate() {
+            row[a] = (j + 1) as f32 / z;
+        }
+    }
+    let value: Vec<f32> = (0..PROBE_POSITIONS)
+        .flat_map(|i| PROBE_VALUES[i % PROBE_VALUES.len()])
+        .collect();
+    let (n, c, b) = (PROBE_POSITIONS as i64, s.planes as i64, s.board as i64);
+    let d = net.device();
+    Ok(Batch {
+        obs: Tensor::from_slice(&obs).view([n, c, b, b]).to_device(d),
+        mask: Tensor::from_slice(&mask).view([n, na as i64]).to_device(d),
+        policy: Tensor::from_slice(&policy)
+            .view([n, na as i64])
+            .to_device(d),
+        value: Tensor::from_slice(&value).view([n, 3]).to_device(d),
+    })
 }
 
 fn write_probe(net: &Net, path: &Path) -> Result<()> {
-    let s = &net.shape;
-    let obs = probe_obs(net)?;
-    let x = Tensor::from_slice(&obs).view([
-        PROBE_POSITIONS as i64,
-        s.planes as i64,
-        s.board as i64,
-        s.board as i64,
-    ]);
-    let (p, w) = tch::no_grad(|| net.forward(&x.to_device(net.device()), false));
-    let (p, w) = (p.to_device(Device::Cpu), w.to_device(Device::Cpu));
+    let batch = probe_batch(net)?;
+    let cpu = |t: &Tensor| t.to_device(Device::Cpu);
+    let losses = |net: &Net, train: bool| {
+        let (p, v, t) = tch::no_grad(|| batch_losses(net, &batch, 1.0, train));
+        Tensor::stack(&[p, v, t], 0).to_device(Device::Cpu)
+    };
+    let (p, w) = tch::no_grad(|| net.forward(&batch.obs, false));
+    let eval = losses(net, false);
+    // Train-mode batch norm updates running statistics: use a copy.
+    let train = losses(&net.inference_copy(InferenceDtype::F32)?, true);
     Tensor::write_safetensors(
-        &[("obs", &x), ("policy_logits", &p), ("wdl_logits", &w)],
+        &[
+            ("obs", &cpu(&batch.obs)),
+            ("policy_logits", &cpu(&p)),
+            ("wdl_logits", &cpu(&w)),
+            ("mask", &cpu(&batch.mask)),
+            ("policy_target", &cpu(&batch.policy)),
+            ("value_target", &cpu(&batch.value)),
+            ("losses_eval", &eval),
+            ("losses_train", &train),
+        ],
         path,
     )
     .with_context(|| format!("cannot write {}", path.display()))

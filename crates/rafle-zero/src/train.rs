@@ -51,6 +51,22 @@ fn soft_cross_entropy(logp: &Tensor, target: &Tensor) -> Tensor {
         .mean(Kind::Float)
 }
 
+/// The (policy, value, total) losses of `net` on `batch`; `train` runs
+/// batch norm on the batch's statistics (and updates the running ones).
+pub fn batch_losses(
+    net: &Net,
+    batch: &Batch,
+    value_weight: f64,
+    train: bool,
+) -> (Tensor, Tensor, Tensor) {
+    let (logits, wdl) = net.forward(&batch.obs, train);
+    let logp = masked_logits(&logits, &batch.mask).log_softmax(-1, Kind::Float);
+    let policy = soft_cross_entropy(&logp, &batch.policy);
+    let value = soft_cross_entropy(&wdl.log_softmax(-1, Kind::Float), &batch.value);
+    let total = &policy + &value * value_weight;
+    (policy, value, total)
+}
+
 /// One optimisation step on `batch`; returns its losses.
 pub fn train_step(
     net: &Net,
@@ -59,11 +75,7 @@ pub fn train_step(
     value_weight: f64,
     lr: f64,
 ) -> Losses {
-    let (logits, wdl) = net.forward(&batch.obs, true);
-    let logp = masked_logits(&logits, &batch.mask).log_softmax(-1, Kind::Float);
-    let policy = soft_cross_entropy(&logp, &batch.policy);
-    let value = soft_cross_entropy(&wdl.log_softmax(-1, Kind::Float), &batch.value);
-    let total = &policy + &value * value_weight;
+    let (policy, value, total) = batch_losses(net, batch, value_weight, true);
     opt.zero_grad();
     total.backward();
     opt.step(lr);

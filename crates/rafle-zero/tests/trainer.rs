@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rafle_core::rng::Rng;
 use rafle_search::config::{Config, InferenceDtype};
-use rafle_zero::checkpoint::{self, load_net, probe_obs};
+use rafle_zero::checkpoint::{self, load_net, probe_positions};
 use rafle_zero::metrics;
 use rafle_zero::optim::Optimizer;
 use rafle_zero::replay::{Batch, Replay};
@@ -93,7 +93,7 @@ fn checkpoint_reloads_to_the_same_outputs() {
     let (loaded, meta) = load_net(&dir.join(checkpoint::WEIGHTS), Device::Cpu).unwrap();
     assert_eq!(meta.step, t.step);
     assert_eq!(meta.shape, t.net.shape);
-    let obs = probe_obs(&t.net).unwrap();
+    let (obs, _) = probe_positions(&t.net).unwrap();
     let n = checkpoint::PROBE_POSITIONS;
     let (p1, v1) = t.net.infer(&obs, n);
     let (p2, v2) = loaded.infer(&obs, n);

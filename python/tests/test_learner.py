@@ -1,0 +1,80 @@
+"""rafle.learner is the Rust trainer in PyTorch: the same losses on the same
+batch and weights (the probe file of a `rafle train` checkpoint holds a
+batch and Rust's losses on it), the same schedule, replay and run files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+safetensors_torch = pytest.importorskip("safetensors.torch")
+
+import rafle  # noqa: E402
+from conftest import BINARY  # noqa: E402
+from rafle import learner as L  # noqa: E402
+from rafle import model  # noqa: E402
+
+
+@pytest.mark.parametrize("variant", ["thai", "international"])
+def test_losses_equal_the_rust_trainers(tiny_run: Callable[[str], Path], variant: str) -> None:
+    run = tiny_run(variant)
+    net = model.load(run / "latest.safetensors")
+    probe = safetensors_torch.load_file(str(run / "latest.probe.safetensors"))
+    batch = {"obs": probe["obs"], "mask": probe["mask"], "policy": probe["policy_target"],
+             "value": probe["value_target"]}
+    assert batch["mask"].dtype == torch.bool and batch["mask"].any(dim=1).all()
+    with torch.no_grad():
+        net.eval()
+        got = torch.stack(L.losses(net, batch, 1.0))
+        torch.testing.assert_close(got, probe["losses_eval"], rtol=1e-4, atol=1e-5)
+        net.train()
+        got = torch.stack(L.losses(net, batch, 1.0))
+        torch.testing.assert_close(got, probe["losses_train"], rtol=1e-4, atol=1e-5)
+    # The value weight scales the value term only.
+    p, v, t = L.losses(net, batch, 0.25)
+    assert t.item() == pytest.approx(p.item() + 0.25 * v.item(), rel=1e-5)
+
+
+def test_schedule_warmup_then_cosine() -> None:
+    cfg = rafle._rafle.load_config(Path(__file__).resolve().parents[2] / "configs" / "thai.toml")
+    t = cfg["train"]
+    learner = L.Learner(L.fresh_net(cfg), cfg)
+    assert learner.lr_at(0.0) == pytest.approx(t["lr"] / t["warmup_steps"])
+    learner.step_count = t["warmup_steps"]
+    assert learner.lr_at(0.0) == pytest.approx(t["lr"])
+    assert learner.lr_at(0.5) == pytest.approx(t["lr"] * (1 + t["lr_final_frac"]) / 2)
+    assert learner.lr_at(1.0) == pytest.approx(t["lr"] * t["lr_final_frac"])
+    assert L.steps_per_iteration(cfg) == 32  # 2048 positions x 4 reuse / 256
+
+
+def test_replay_keeps_the_newest_window() -> None:
+    r = L.Replay(5)
+    for start in (0, 3, 6):
+        obs = np.arange(start, start + 3, dtype=np.float32)[:, None]
+        r.add({"obs": obs, "mask": obs > -1, "policy": obs, "value": obs})
+    assert len(r) == 5 and r.total_added == 9
+    assert sorted(r.arrays["obs"][:, 0]) == [4, 5, 6, 7, 8]
+    b = r.sample(100, np.random.default_rng(0))
+    assert set(b["obs"][:, 0].tolist()) == {4.0, 5.0, 6.0, 7.0, 8.0}
+
+
+def test_a_python_checkpoint_resumes_in_rust(tmp_path: Path, tiny_run: Callable[[str], Path]) -> None:
+    src = tiny_run("thai")
+    learner, meta = L.load_learner(src)
+    assert learner.step_count == meta["step"] > 0
+    out = tmp_path / "py"
+    learner.save(out, iteration=meta["iteration"], games=meta["games"], positions=meta["positions"],
+                 elapsed_s=meta["elapsed_s"])
+    again = json.loads((out / "latest.json").read_text())
+    assert again["step"] == meta["step"] and again["config"] == meta["config"]
+    # Rust continues the Python-written run: weights and optimiser moments load.
+    r = subprocess.run([str(BINARY), "train", "--resume", str(out), "--iterations", str(meta["iteration"] + 1),
+                        "--quiet"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((out / "latest.json").read_text())["iteration"] == meta["iteration"] + 1
