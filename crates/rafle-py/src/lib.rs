@@ -7,6 +7,7 @@
 
 mod errors;
 mod game;
+mod raster;
 mod vec_env;
 
 use pyo3::prelude::*;
@@ -19,5 +20,8 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VARIANTS", pyo3::types::PyTuple::new(m.py(), names)?)?;
     m.add_class::<game::Game>()?;
     m.add_class::<vec_env::VecEnv>()?;
+    let endings: Vec<&str> = rafle_env::Ending::ALL.iter().map(|e| e.name()).collect();
+    m.add("END_REASONS", pyo3::types::PyTuple::new(m.py(), endings)?)?;
+    m.add_function(wrap_pyfunction!(raster::svg_to_rgb, m)?)?;
     Ok(())
 }
