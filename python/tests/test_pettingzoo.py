@@ -1,4 +1,5 @@
-"""rafle.pettingzoo against PettingZoo's official API and seed tests."""
+"""rafle.pettingzoo against PettingZoo's own test suite (API, parallel API, seed,
+max_cycles, render, performance benchmark), for every variant, and its semantics."""
 
 from __future__ import annotations
 
@@ -6,10 +7,22 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import (  # noqa: E402
+    api_test,
+    max_cycles_test,
+    parallel_api_test,
+    parallel_seed_test,
+    performance_benchmark,
+    render_test,
+    seed_test,
+)
 
 import rafle  # noqa: E402
+import rafle.pettingzoo  # noqa: E402
 from rafle.pettingzoo import env as make_env  # noqa: E402
+from rafle.pettingzoo import parallel_env  # noqa: E402
+
+from endgames import FINAL_MOVE, winner_of  # noqa: E402
 
 variants = pytest.mark.parametrize("variant", rafle.VARIANTS)
 # Dict observations (observation + action_mask) are what PettingZoo asks for
@@ -26,8 +39,96 @@ def test_api(variant: str) -> None:
 
 
 @variants
+def test_parallel_api(variant: str) -> None:
+    parallel_api_test(parallel_env(variant), num_cycles=300)
+
+
+@variants
 def test_seed(variant: str) -> None:
     seed_test(lambda: make_env(variant=variant), num_cycles=100)
+    parallel_seed_test(lambda: parallel_env(variant), num_cycles=100)
+
+
+class _Module:
+    """What max_cycles_test takes: a module with env and parallel_env."""
+
+    def __init__(self, variant: str) -> None:
+        self.env = lambda **kw: make_env(variant, **kw)
+        self.parallel_env = lambda **kw: parallel_env(variant, **kw)
+
+
+@variants
+def test_max_cycles(variant: str) -> None:
+    max_cycles_test(_Module(variant))
+
+
+@variants
+def test_max_cycles_counts_the_steps_of_each_agent(variant: str) -> None:
+    e = make_env(variant, max_cycles=5)
+    e.reset()
+    steps = 0
+    for agent in e.agent_iter():
+        _, _, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            assert truncated and info["winner"] == info["reason"] == -1
+            e.step(None)
+            continue
+        e.step(e.action_space(agent).sample())
+        steps += 1
+    assert steps == 2 * 5  # a cycle is one step of each agent
+    p = parallel_env(variant, max_cycles=5)
+    p.reset()
+    for n in range(1, 10):
+        *_, truncations, _ = p.step({a: p.action_space(a).sample() for a in p.agents})
+        if any(truncations.values()):
+            break
+    assert n == 5 and p.agents == []
+    with pytest.raises(ValueError, match="max_cycles"):
+        make_env(variant, max_cycles=0)
+
+
+@variants
+def test_render(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: make_env(variant, render_mode=render_mode))
+    assert "to move" in capsys.readouterr().out  # human mode printed the board
+    p = parallel_env(variant, render_mode="rgb_array")  # render_test takes AEC envs only
+    p.reset()
+    image = p.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+
+
+@variants
+def test_performance_benchmark(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    performance_benchmark(make_env(variant))  # five seconds of play
+    assert "turns per second" in capsys.readouterr().out
+
+
+@variants
+def test_infos_have_the_same_keys_at_every_step(variant: str) -> None:
+    e = make_env(variant, max_plies=30)
+    e.reset(seed=1)
+    keys = {"winner", "reason", "episode_length"}
+    for agent in e.agent_iter():
+        _, _, terminated, truncated, info = e.last()
+        assert info.keys() == keys and all(isinstance(v, int) for v in info.values())
+        e.step(None if terminated or truncated else e.action_space(agent).sample())
+    assert info["reason"] >= 0 and info["episode_length"] > 0  # how the game ended
+
+
+@variants
+def test_parallel_view_plays_the_agent_to_act(variant: str) -> None:
+    p = parallel_env(variant, max_plies=40)
+    obs, infos = p.reset(seed=2)
+    while p.agents:
+        movers = [a for a in p.agents if obs[a]["action_mask"].any()]
+        assert len(movers) == 1  # exactly one agent has legal actions
+        mover = movers[0]
+        other = next(a for a in p.agents if a != mover)
+        legal = int(np.flatnonzero(obs[mover]["action_mask"])[0])
+        # The other agent's action, even an illegal one, is not used.
+        obs, rewards, terminations, truncations, infos = p.step({mover: legal, other: 0})
+        assert set(obs) == set(rewards) == set(infos) == {mover, other}
+    assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
 @variants
@@ -67,15 +168,6 @@ def test_render_ansi() -> None:
     e = make_env(variant="thai", render_mode="ansi")
     e.reset()
     assert rafle.Game("thai").fen() in e.render()
-
-
-# A position and a move that ends the game, per variant.
-FINAL_MOVE = {
-    "thai": ("W:W18:B14", "18x9"),
-    "international": ("W:W28:B23", "28x19"),
-    "english": ("B:W18:B14", "14x23"),
-    "checkers": ("B:W18,27:B14", "14x23x32"),
-}
 
 
 @variants
