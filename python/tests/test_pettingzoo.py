@@ -195,3 +195,25 @@ def test_render_during_random_play(variant: str) -> None:
         obs, _, terminated, truncated, _ = e.last()
         assert "to move" in e.render() or "game over" in e.render()
         e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_supersuit_ships_it_to_worker_processes() -> None:
+    ss = pytest.importorskip("supersuit")
+    # The vec env is pickled into two worker processes.
+    venv = ss.concat_vec_envs_v1(
+        ss.pettingzoo_env_to_vec_env_v1(parallel_env("thai", max_plies=20)),
+        2,
+        num_cpus=2,
+        base_class="gymnasium",
+    )
+    obs, _ = venv.reset(seed=0)
+    ended = 0
+    try:
+        for _ in range(60):
+            mask = obs["action_mask"]  # (2 games x 2 agents, A): one legal row per game
+            actions = np.argmax(mask, axis=1)
+            obs, rewards, terminated, truncated, _ = venv.step(actions)
+            ended += int((terminated | truncated).sum())
+    finally:
+        venv.close()
+    assert rewards.shape == (4,) and ended > 0
