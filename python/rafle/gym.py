@@ -267,6 +267,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One step (a quiet move or one jump) in every game, ``actions[i]``
+        in game i; what follows a game's end is ``autoreset_mode``."""
         obs, reward, terminated, truncated, raw = self.env.step(actions, copy=self.copy)
         return obs, reward, terminated, truncated, self._info(raw)
 

@@ -177,9 +177,11 @@ class _OneGame:
         self.action_spaces = self._match.action_spaces
 
     def observation_space(self, agent: str) -> spaces.Space:
+        """A dict of the (C, N, N) planes and the int8 action mask."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(num_actions)`` whose ``sample()`` is legal for the agent to act."""
         return self.action_spaces[agent]
 
     def render(self) -> Union[str, np.ndarray, None]:
@@ -200,6 +202,7 @@ class RafleAECEnv(_OneGame, AECEnv):
         self.reset()
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
+        """A new game; ``seed`` reseeds the game and the action spaces."""
         self._match.reset(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -210,9 +213,11 @@ class RafleAECEnv(_OneGame, AECEnv):
         self.agent_selection = self._match.to_act()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The state in ``agent``'s frame, with its mask (zeros when not to act)."""
         return self._match.observe(agent)
 
     def step(self, action: Any) -> None:
+        """Plays the selected agent's step (None once it is done)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -242,6 +247,7 @@ class RafleParallelEnv(_OneGame, ParallelEnv):
     def reset(
         self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new game: observations and infos of both agents."""
         self._match.reset(seed)
         self.agents = self.possible_agents[:]
         return self._observations(), {a: self._match.info() for a in self.agents}

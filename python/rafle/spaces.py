@@ -28,6 +28,8 @@ class LegalActions(spaces.Discrete):
         self._legal = legal
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        """A legal action of the current state; with ``mask`` or
+        ``probability``, Gymnasium's own sample."""
         if mask is None and probability is None:
             mask = self._legal()
         return super().sample(mask=mask, probability=probability)
@@ -45,6 +47,8 @@ class LegalBatchActions(spaces.MultiDiscrete):
         self._legal = legal
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        """One legal action per env; with ``mask`` or ``probability``,
+        Gymnasium's own sample."""
         if mask is not None or probability is not None:
             return super().sample(mask=mask, probability=probability)
         return sample_legal(self.np_random, self._legal())
