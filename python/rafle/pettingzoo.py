@@ -13,18 +13,21 @@ checkers Black moves first). A multi-capture is a chain of actions by the same
 agent, so ``agent_selection`` may stay on one agent for several steps.
 Observations are dicts: ``"observation"`` float32 (C, N, N) in that agent's
 frame (rafle's planes, see ``rafle.VecEnv``) and ``"action_mask"`` int8 (A,),
-all zeros for the agent that is not to act. At the end the winner gets +1 and
-the loser -1 (0 each for a draw or truncation). An illegal action loses the
-game (``illegal="lose"``, as in PettingZoo's classic games; ``"error"``
-raises ValueError), and ``action_space(agent).sample()`` draws a legal action
-for the agent to act. Infos: see ``help(rafle)`` (a cut by ``max_cycles``
-leaves winner and reason at -1).
+all zeros for the agent that is not to act (in ``env()``). At the end the
+winner gets +1 and the loser -1 (0 each for a draw or truncation). An
+illegal action loses the game (``illegal="lose"``, as in PettingZoo's
+classic games; ``"error"`` raises ValueError), and
+``action_space(agent).sample()`` draws from the agent's mask: a legal
+action for the agent to act. Infos: see ``help(rafle)`` (a cut by
+``max_cycles`` leaves winner and reason at -1).
 
 The parallel view of a turn-based game (``parallel_env``): each parallel
 step is one step of the game. Both agents stay live until the game ends and
-get an observation, a reward and an info at every step, but only the agent
-to act has legal actions in its mask; the other agent's action is ignored
-(it passes). A multi-capture takes several parallel steps.
+get an observation, a reward and an info at every step; the agent to act
+moves, the other passes: its action is not used, and its mask allows
+``PASS`` (action 0, which is never a legal move: it steps off the board)
+so that masked samplers always have a choice. A multi-capture takes several
+parallel steps.
 
 ``max_cycles`` counts the steps of each agent, as PettingZoo defines a cycle
 (every agent steps once): in ``env()`` the game is truncated after
@@ -53,9 +56,10 @@ from rafle._rafle import VecEnv
 from rafle.render import RENDER_MODES, check_render_mode, render
 from rafle.spaces import LegalActions
 
-__all__ = ["AGENTS", "RafleAECEnv", "RafleParallelEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["AGENTS", "PASS", "RafleAECEnv", "RafleParallelEnv", "env", "parallel_env", "raw_env"]
 
 AGENTS = ("player_0", "player_1")  # index = colour: 0 white, 1 black
+PASS = 0  # the parallel view's action of the agent not to act
 
 METADATA: dict[str, Any] = {
     "name": "rafle_v0",
@@ -79,6 +83,7 @@ class _Match:
         max_plies: Optional[int],
         illegal: str,
         fen: Optional[str],
+        passing: bool,
     ) -> None:
         self.env = VecEnv(
             variant, 1, seed, max_plies=max_plies, illegal=illegal, fen=fen, autoreset="Disabled"
@@ -101,7 +106,9 @@ class _Match:
             a: LegalActions(na, partial(self.legal_mask, a), seed=seed + i)
             for i, a in enumerate(AGENTS)
         }
-        self._no_mask = np.zeros(na, dtype=np.int8)
+        # The mask of the agent not to act: nothing (AEC), or PASS (parallel).
+        self._idle_mask = np.zeros(na, dtype=np.int8)
+        self._idle_mask[PASS] = passing
 
     def reset(self, seed: Optional[int]) -> None:
         self.env.reset(seed)
@@ -115,17 +122,16 @@ class _Match:
         """The agent to act (after the end: the one to move in the final state)."""
         return AGENTS[int(self.env.to_play(copy=False)[0])]
 
-    def legal_mask(self, agent: str) -> Optional[np.ndarray]:
-        """The agent's int8 legal mask; None when it is not to act."""
+    def legal_mask(self, agent: str) -> np.ndarray:
+        """The agent's int8 mask (a view: copy what you keep)."""
         if agent != self.to_act():
-            return None
+            return self._idle_mask
         return self.env.legal_mask(copy=False)[0].view(np.int8)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        mask = self.legal_mask(agent)
         return {
             "observation": self.env.observe_as(0, AGENTS.index(agent)),
-            "action_mask": self._no_mask.copy() if mask is None else mask.copy(),
+            "action_mask": self.legal_mask(agent).copy(),
         }
 
     def step(self, action: Any) -> tuple[float, bool, bool]:
@@ -152,6 +158,8 @@ class _OneGame:
     metadata: dict[str, Any] = METADATA
     # Game steps in one cycle (one step of each agent).
     _steps_per_cycle: int
+    # Whether the agent not to act takes part in every step (with PASS).
+    _passing: bool
 
     def __init__(
         self,
@@ -170,7 +178,7 @@ class _OneGame:
         self.variant = variant
         self.render_mode = render_mode
         steps = None if max_cycles is None else self._steps_per_cycle * max_cycles
-        self._match = _Match(variant, seed, steps, max_plies, illegal, fen)
+        self._match = _Match(variant, seed, steps, max_plies, illegal, fen, self._passing)
         self.possible_agents = list(AGENTS)
         self.agents = self.possible_agents[:]
         self.observation_spaces = self._match.observation_spaces
@@ -181,7 +189,7 @@ class _OneGame:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        """``Discrete(num_actions)`` whose ``sample()`` is legal for the agent to act."""
+        """``Discrete(num_actions)``; ``sample()`` draws from the agent's mask."""
         return self.action_spaces[agent]
 
     def render(self) -> Union[str, np.ndarray, None]:
@@ -196,6 +204,7 @@ class RafleAECEnv(_OneGame, AECEnv):
     """One game of ``variant`` as a two-agent AEC environment (see the module doc)."""
 
     _steps_per_cycle = len(AGENTS)
+    _passing = False
 
     def __init__(self, variant: str = "thai", **kwargs: Any) -> None:
         super().__init__(variant, **kwargs)
@@ -243,6 +252,7 @@ class RafleParallelEnv(_OneGame, ParallelEnv):
     moves, the other passes (see the module doc)."""
 
     _steps_per_cycle = 1
+    _passing = True
 
     def reset(
         self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None

@@ -11,7 +11,7 @@ Needs ``gymnasium`` (imported with this module).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import numpy as np
 from gymnasium import spaces
@@ -19,11 +19,10 @@ from gymnasium import spaces
 
 class LegalActions(spaces.Discrete):
     """``Discrete(n)``; ``sample()`` without a mask draws uniformly among the
-    actions ``legal()`` marks (an int8 (n,) mask, or None: any action)."""
+    actions ``legal()`` marks (an int8 (n,) mask; 0 when it marks none, as
+    Gymnasium does)."""
 
-    def __init__(
-        self, n: int, legal: Callable[[], Optional[np.ndarray]], seed: int | None = None
-    ) -> None:
+    def __init__(self, n: int, legal: Callable[[], np.ndarray], seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
         self._legal = legal
 

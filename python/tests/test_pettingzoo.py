@@ -119,14 +119,17 @@ def test_infos_have_the_same_keys_at_every_step(variant: str) -> None:
 def test_parallel_view_plays_the_agent_to_act(variant: str) -> None:
     p = parallel_env(variant, max_plies=40)
     obs, infos = p.reset(seed=2)
+    passing = np.zeros(p.action_space("player_0").n, dtype=np.int8)
+    passing[rafle.pettingzoo.PASS] = 1
     while p.agents:
-        movers = [a for a in p.agents if obs[a]["action_mask"].any()]
-        assert len(movers) == 1  # exactly one agent has legal actions
+        movers = [a for a in p.agents if not (obs[a]["action_mask"] == passing).all()]
+        assert len(movers) == 1  # the other agent may only pass
         mover = movers[0]
         other = next(a for a in p.agents if a != mover)
+        assert obs[mover]["action_mask"][rafle.pettingzoo.PASS] == 0  # never a legal move
         legal = int(np.flatnonzero(obs[mover]["action_mask"])[0])
         # The other agent's action, even an illegal one, is not used.
-        obs, rewards, terminations, truncations, infos = p.step({mover: legal, other: 0})
+        obs, rewards, terminations, truncations, infos = p.step({mover: legal, other: 17})
         assert set(obs) == set(rewards) == set(infos) == {mover, other}
     assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
 
@@ -217,3 +220,18 @@ def test_supersuit_ships_it_to_worker_processes() -> None:
     finally:
         venv.close()
     assert rewards.shape == (4,) and ended > 0
+
+
+@pytest.mark.filterwarnings("ignore:PettingZoo in TorchRL is tested")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_torchrl_wraps_both_views(parallel: bool) -> None:
+    pytest.importorskip("torchrl")
+    from torchrl.envs import PettingZooWrapper
+
+    view = parallel_env("thai") if parallel else make_env("thai")
+    env = PettingZooWrapper(view, use_mask=True, categorical_actions=True, done_on_any=False)
+    rollout = env.rollout(40)  # TorchRL's own masked random actions
+    group = "player" if parallel else "player_0"
+    info = rollout[group, "info"]
+    assert set(info.keys()) == {"winner", "reason", "episode_length"}  # kept, not dropped
+    assert rollout.batch_size[0] > 0
