@@ -188,12 +188,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``variant`` as a Gymnasium vector environment.
 
     Each game alternates its players like :class:`GameEnv` without an
-    opponent. ``autoreset_mode``: NEXT_STEP (the step after a game's end
-    resets it, ignoring its action), SAME_STEP (the ending step returns the
-    next game; the final observation is in ``info["final_obs"]``) or DISABLED
-    (finished games wait for ``reset(options={"reset_mask": mask})``).
-    ``copy=False`` returns the env's own read-only arrays, rewritten by the
-    next step: no copy, as in Gymnasium's ``copy`` argument.
+    opponent. ``autoreset_mode`` is one of Gymnasium's three (see
+    ``help(rafle)``; DISABLED games wait for ``reset(options={"reset_mask":
+    mask})``). ``copy=False`` returns the env's own read-only arrays,
+    rewritten by the next step: no copy, as in Gymnasium's ``copy`` argument.
     """
 
     metadata: dict[str, Any] = {
