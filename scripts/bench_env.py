@@ -1,40 +1,61 @@
 #!/usr/bin/env python3
-"""Python-side throughput of rafle.VecEnv, and of OpenSpiel checkers for scale.
+"""Python-side throughput of rafle.VecEnv next to Rust's ``rafle bench env``,
+per variant, and OpenSpiel checkers for scale.
 
-The loop, per step of all envs: draw one legal action per env with the
+The Python loop, per step of all envs: draw one legal action per env with the
 built-in sampler, step, and fetch the observations and the legal mask as
-numpy arrays (what a training loop needs). Steps/s counts env steps (one
-action in one game). When ``pyspiel`` (pip install open_spiel) is importable,
-the same loop runs on OpenSpiel's ``checkers`` (random legal action,
-``observation_tensor()`` and ``legal_actions_mask()`` per state, new game
-when one ends) and the ratio is printed.
+numpy arrays (what a training loop needs), once through the zero-copy path
+(``copy=False``: read-only views of the env's own arrays) and once through
+the copying default. Steps/s counts env steps (one action in one game). The
+Rust figure is ``rafle bench env`` with the same variant, envs and threads,
+run just before each Python measurement so that both see the same machine.
+When ``pyspiel`` (pip install open_spiel) is importable, the same loop runs
+on OpenSpiel's ``checkers`` and the ratio is printed.
 
-    .venv/bin/python scripts/bench_env.py [--num-envs 4096] [--seconds 5]
+    .venv/bin/python scripts/bench_env.py [--num-envs 4096] [--threads 2] [--seconds 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-import rafle
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def bench_rafle(variant: str, num_envs: int, seconds: float) -> float:
+def bench_rafle(variant: str, num_envs: int, seconds: float, copy: bool) -> float:
+    import rafle
+
     env = rafle.VecEnv(variant, num_envs=num_envs, seed=0)
     env.reset()
     for _ in range(5):  # warm-up
-        env.step(env.sample_legal_actions())
+        env.step(env.sample_legal_actions(), copy=copy)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        obs, reward, terminated, truncated, info = env.step(env.sample_legal_actions())
-        mask = env.legal_mask()
+        obs, reward, terminated, truncated, info = env.step(env.sample_legal_actions(), copy=copy)
+        mask = env.legal_mask(copy=copy)
         steps += num_envs
     assert obs.shape[0] == mask.shape[0] == num_envs
     return steps / (time.perf_counter() - start)
+
+
+def bench_cli(cli: Path, variant: str, num_envs: int, threads: int, seconds: float) -> float:
+    """steps/s of ``rafle bench env`` (its 4th column), timed for about ``seconds``."""
+    steps = max(100, int(seconds * 4e6 / num_envs))  # ~4M env steps/s on 2 threads
+    out = subprocess.run(
+        [str(cli), "bench", "env", "--variant", variant, "--envs", str(num_envs),
+         "--threads", str(threads), "--steps", str(steps)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    row = next(line for line in out.splitlines() if line.split()[:1] == [variant])
+    return float(row.split()[3])
 
 
 def bench_openspiel(num_envs: int, seconds: float) -> float:
@@ -60,16 +81,31 @@ def bench_openspiel(num_envs: int, seconds: float) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--num-envs", type=int, default=4096)
+    p.add_argument("--threads", type=int, default=2, help="rayon threads, for both")
     p.add_argument("--seconds", type=float, default=5.0, help="per measurement")
+    p.add_argument("--rafle", type=Path, default=ROOT / "target" / "release" / "rafle",
+                   help="the rafle binary (cargo build --release -p rafle-zero)")
     p.add_argument("--openspiel-envs", type=int, default=256,
                    help="OpenSpiel states stepped per round (its cost per step does not depend on it)")
     args = p.parse_args()
+    # Before rafle starts its thread pool.
+    os.environ["RAYON_NUM_THREADS"] = str(args.threads)
+    import rafle
 
-    print(f"rafle.VecEnv, {args.num_envs} envs, sample + step + obs + mask per step")
+    have_cli = args.rafle.is_file()
+    if not have_cli:
+        print(f"{args.rafle} not found (cargo build --release -p rafle-zero): Python figures only",
+              file=sys.stderr)
+    print(f"{args.num_envs} envs, {args.threads} threads, sample + step + obs + mask per step (env steps/s)")
+    print(f"{'variant':14s} {'rafle bench env':>16s} {'python zero-copy':>17s} {'ratio':>6s}"
+          f" {'python copying':>15s} {'ratio':>6s}")
     rates = {}
     for v in rafle.VARIANTS:
-        rates[v] = bench_rafle(v, args.num_envs, args.seconds)
-        print(f"  {v:14s} {rates[v]:12,.0f} steps/s")
+        rust = bench_cli(args.rafle, v, args.num_envs, args.threads, args.seconds) if have_cli else float("nan")
+        views = bench_rafle(v, args.num_envs, args.seconds, copy=False)
+        copies = bench_rafle(v, args.num_envs, args.seconds, copy=True)
+        rates[v] = views
+        print(f"{v:14s} {rust:16,.0f} {views:17,.0f} {views / rust:6.2f} {copies:15,.0f} {copies / rust:6.2f}")
     try:
         import pyspiel  # type: ignore[import-not-found]  # noqa: F401
     except ImportError:
@@ -77,7 +113,7 @@ def main() -> None:
         return
     os_rate = bench_openspiel(args.openspiel_envs, args.seconds)
     print(f"OpenSpiel checkers (pyspiel, {args.openspiel_envs} states, same loop): {os_rate:,.0f} steps/s")
-    print(f"ratio rafle checkers / OpenSpiel checkers: {rates['checkers'] / os_rate:.1f}x")
+    print(f"ratio rafle checkers (zero-copy) / OpenSpiel checkers: {rates['checkers'] / os_rate:.1f}x")
 
 
 if __name__ == "__main__":

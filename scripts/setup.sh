@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Creates .venv with torch (for tch), maturin, numpy and pytest. Idempotent:
-# a second run only checks what is there. Source scripts/env.sh afterwards.
+# Creates .venv with torch (for tch), maturin, numpy, pytest, the Gymnasium /
+# PettingZoo stack and the RL libraries of the examples. Idempotent: a second
+# run only checks what is there. Every install honours python/constraints.txt,
+# so nothing moves torch. Source scripts/env.sh afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
+pip() { .venv/bin/pip install --disable-pip-version-check -q -c python/constraints.txt "$@"; }
 need() { ! .venv/bin/python -c "$1" >/dev/null 2>&1; }
-if need "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '2.13.0')"; then
-    .venv/bin/pip install --disable-pip-version-check -q torch==2.13.0
+TORCH=$(sed -n 's/^torch==//p' python/constraints.txt)
+if need "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH')"; then
+    pip "torch==$TORCH"
 fi
-if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, safetensors"; then
-    .venv/bin/pip install --disable-pip-version-check -q -r python/requirements-dev.txt
+if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, torchrl, tianshou, supersuit, safetensors"; then
+    pip -r python/requirements-dev.txt
 fi

@@ -20,24 +20,72 @@ VecEnv (see DESIGN.md "The RL view" for the planes and the action codec):
 - ``reward`` (B,) float32 goes to the player who made the step: +1 win, -1
   loss, 0 otherwise. ``terminated`` = game over by the rules, ``truncated`` =
   cut by ``max_plies``.
-- Finished games reset in the same step: ``obs`` and ``legal_mask()`` already
-  show the new game. ``info`` tells how the finished ones ended:
-
-  ==================  ==========================  ===============================
-  key                 shape / type                meaning
-  ==================  ==========================  ===============================
-  ``to_play``         (B,) uint8                  who acts next: 0 white, 1 black
-  ``done_envs``       (K,) int64                  envs whose game ended, ascending
-  ``final_obs``       (K, C, N, N) float32        their last observation
-  ``winner``          (K,) int8                   0 white, 1 black, -1 none
-  ``episode_length``  (K,) int64                  full moves played
-  ``reason``          list of K str               e.g. "no legal move", "truncated"
-  ==================  ==========================  ===============================
-
 - Illegal or malformed actions raise ``ValueError`` naming the env (or, with
   ``illegal="lose"``, lose the game for the player who made them).
-- Arrays returned are fresh numpy arrays (one memcpy from Rust); the GIL is
-  released while Rust steps.
+- Masks: ``legal_mask()`` is (B, A) bool. The Gymnasium and PettingZoo
+  adapters give int8 masks (``info["action_mask"]``, ``obs["action_mask"]``),
+  the dtype of ``Discrete.sample(mask=)``; ``mask.view(np.int8)`` turns one
+  into the other without a copy. Their ``action_space.sample()`` without a
+  mask draws a legal action (``rafle.spaces``).
+- Lengths count plies: a ply is one full move by either side, so a
+  multi-capture counts once however many actions (jumps) it takes.
+
+Autoreset modes (``VecEnv(..., autoreset=...)``; Gymnasium's names and
+meaning, https://farama.org/Vector-Autoreset-Mode):
+
+  ============  =============================================================
+  mode          what follows the step that ends env i's game
+  ============  =============================================================
+  ``SameStep``  (VecEnv's default) that step already returns the next game's
+                first observation; ``info["final_obs"]`` has the last one
+  ``NextStep``  (rafle.gym's default, as Gymnasium's) that step returns the
+                final observation (mask all false); the next step resets env
+                i, ignoring its action, with reward 0 and not done
+  ``Disabled``  env i stays finished (stepping it is an error) until
+                ``reset(mask=...)`` (Gymnasium: ``options={"reset_mask": m}``)
+  ============  =============================================================
+
+``VecEnv.step`` info (K = envs whose game ended in this step):
+
+  ==================  ======================  =================================
+  key                 shape / type            meaning
+  ==================  ======================  =================================
+  ``to_play``         (B,) uint8              who acts next: 0 white, 1 black
+  ``done_envs``       (K,) int64              envs whose game ended, ascending
+  ``final_obs``       (K, C, N, N) float32    their last observation
+  ``winner``          (K,) int8               0 white, 1 black, -1 none (draw,
+                                              truncation)
+  ``episode_length``  (K,) int64              plies the game lasted
+  ``reason``          (K,) int8               how it ended: ``END_REASONS[code]``
+                                              ("no legal move", ..., "illegal
+                                              action", "truncated")
+  ==================  ======================  =================================
+
+The adapters' infos carry the same ``winner``, ``reason`` and
+``episode_length``, numbers only (TorchRL and Tianshou turn infos into
+tensors), with -1 for winner and reason while the game goes on:
+
+- ``rafle.gym.GameEnv``: ``action_mask`` (A,) int8, ``to_play`` int,
+  ``winner``, ``reason``, ``episode_length`` (plies so far) at every step.
+- ``rafle.gym.VectorEnv``: ``action_mask`` (B, A) int8, ``to_play`` (B,)
+  uint8, and ``winner``, ``reason``, ``episode_length`` (B,) valid where
+  ``info["_winner"]`` (the envs whose game ended in this step; Gymnasium's
+  ``_key`` convention); in SAME_STEP mode also ``final_obs`` and
+  ``final_info`` as Gymnasium's own vector envs give them.
+- ``rafle.pettingzoo``: every agent's info, at every step: ``winner``,
+  ``reason``, ``episode_length`` (plies so far).
+
+Copies and zero copy: arrays returned are fresh numpy arrays by default (one
+memcpy from Rust). With ``copy=False`` (``step``, ``reset``, ``observe``,
+``legal_mask``, ``to_play``; ``rafle.gym.VectorEnv(copy=False)``) they are
+read-only views of the env's own arrays, which Rust writes in place (the GIL
+released): no copy, valid until the next ``step`` or ``reset`` rewrites them.
+Copy what you keep (e.g. into a rollout buffer).
+
+Pickling and ``copy.deepcopy`` keep everything: ``VecEnv`` is saved as its
+arguments, every env's random stream and the steps of its current game
+(replayed on loading, a capture under way included); ``Game`` as its start
+and moves.
 
 The Gymnasium and PettingZoo adapters live in ``rafle.gym`` and
 ``rafle.pettingzoo``; they import their libraries only when imported.
@@ -69,10 +117,11 @@ naming the problem (the evaluator's own exception as it was); Ctrl-C stops
 a long call. The GIL is released during tree work.
 """
 
-from rafle._rafle import SMALL_BATCH, VARIANTS, Game, VecEnv
+from rafle._rafle import END_REASONS, SMALL_BATCH, VARIANTS, Game, VecEnv
 from rafle.agents import MatchResult, NetworkAgent, Player, SearchResult, SelfPlay, evaluate, search
 
 __all__ = [
+    "END_REASONS",
     "SMALL_BATCH",
     "VARIANTS",
     "Game",

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "END_REASONS",
     "Game",
     "MatchResult",
     "NetworkAgent",
@@ -21,10 +22,16 @@ __all__ = [
     "load_config",
     "model_spec",
     "search",
+    "svg_to_rgb",
 ]
 
 VARIANTS: tuple[str, ...]
 SMALL_BATCH: int
+END_REASONS: tuple[str, ...]
+"""How an episode can end; info["reason"] codes index it."""
+
+def svg_to_rgb(svg: str) -> npt.NDArray[np.uint8]:
+    """An SVG picture as an (H, W, 3) uint8 image (no text drawn)."""
 
 @final
 class Game:
@@ -69,6 +76,7 @@ class VecEnv:
         max_plies: int | None = None,
         illegal: str = "error",
         fen: str | None = None,
+        autoreset: str = "SameStep",
     ) -> VecEnv: ...
     @property
     def variant(self) -> str: ...
@@ -78,13 +86,29 @@ class VecEnv:
     def num_actions(self) -> int: ...
     @property
     def observation_shape(self) -> tuple[int, int, int]: ...
-    def reset(self, seed: int | None = None) -> npt.NDArray[np.float32]: ...
-    def observe(self) -> npt.NDArray[np.float32]: ...
-    def legal_mask(self) -> npt.NDArray[np.bool_]: ...
-    def to_play(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def autoreset(self) -> str:
+        """"NextStep", "SameStep" or "Disabled"."""
+    @property
+    def max_plies(self) -> int | None: ...
+    @property
+    def illegal(self) -> str: ...
+    @property
+    def start_fen(self) -> str | None: ...
+    def reset(
+        self,
+        seed: int | Sequence[int] | None = None,
+        *,
+        mask: npt.ArrayLike | None = None,
+        copy: bool = True,
+    ) -> npt.NDArray[np.float32]: ...
+    def observe(self, *, copy: bool = True) -> npt.NDArray[np.float32]: ...
+    def observe_as(self, i: int, player: int) -> npt.NDArray[np.float32]: ...
+    def legal_mask(self, *, copy: bool = True) -> npt.NDArray[np.bool_]: ...
+    def to_play(self, *, copy: bool = True) -> npt.NDArray[np.uint8]: ...
     def sample_legal_actions(self) -> npt.NDArray[np.int64]: ...
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, *, copy: bool = True
     ) -> tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.float32],
@@ -93,6 +117,19 @@ class VecEnv:
         dict[str, Any],
     ]: ...
     def fen(self, i: int) -> str: ...
+    def ply(self, i: int) -> int: ...
+    def game(self, i: int) -> Game: ...
+    def move_actions(self, i: int, move: str) -> list[int]: ...
+    def __copy__(self) -> VecEnv: ...
+    def __deepcopy__(self, memo: Any) -> VecEnv: ...
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[VecEnv], tuple[str, int], tuple[int | None, str, str | None, str, bytes]
+    ]: ...
+    def __setstate__(
+        self, state: tuple[int | None, str, str | None, str, bytes]
+    ) -> None: ...
 
 @final
 class SpecPlayer:

@@ -40,6 +40,7 @@ class Player:
     """
 
     def __init__(self, spec: str, variant: str, seed: int = 0, *, device: str = "cpu") -> None:
+        self.device = device
         if variant not in _rafle.VARIANTS:
             raise ValueError(f"unknown variant {variant!r} (known: {', '.join(_rafle.VARIANTS)})")
         self.spec = spec
@@ -63,8 +64,16 @@ class Player:
             raise ValueError(f"player {self.spec!r} plays {self.variant} but the game is {game.variant}")
         return self._native.choose(game)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its spec and seed (a search's caches start afresh).
+        return (_player, (self.spec, self.variant, self.seed, self.device))
+
     def __repr__(self) -> str:
         return f"rafle.Player({self.spec!r}, {self.variant!r}, seed={self.seed})"
+
+
+def _player(spec: str, variant: str, seed: int, device: str) -> Player:
+    return Player(spec, variant, seed, device=device)
 
 
 def _model_agent(spec: str, path: Path, sims: Optional[int], variant: str, seed: int, device: str) -> NetworkAgent:

@@ -74,7 +74,7 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
                     assert g.is_over()
                     winner = info["winner"][j]
                     assert g.result() == ("draw" if winner < 0 else COLOURS[winner])
-                    assert info["reason"][j] == g.result_reason()
+                    assert rafle.END_REASONS[info["reason"][j]] == g.result_reason()
                     expect = 0.0 if winner < 0 else (1.0 if COLOURS[winner] == mover else -1.0)
                     assert reward[i] == expect
                 else:

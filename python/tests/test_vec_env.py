@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import rafle
+from endgames import FINAL_MOVE, winner_of
 
 ACTIONS = {"thai": 896, "international": 1800, "english": 896, "checkers": 896}
 # Every integer type that can hold an action id (896 or 1800).
@@ -128,7 +129,8 @@ def test_illegal_lose_mode(variant: str) -> None:
     a[0] = int(np.flatnonzero(~env.legal_mask()[0])[0])
     _, reward, terminated, truncated, info = env.step(a)
     assert reward[0] == -1.0 and terminated[0] and not truncated[0]
-    assert list(info["done_envs"]) == [0] and info["reason"] == ["illegal action"]
+    assert list(info["done_envs"]) == [0]
+    assert [rafle.END_REASONS[r] for r in info["reason"]] == ["illegal action"]
     first = rafle.Game(variant).turn
     assert info["winner"][0] == (0 if first == "black" else 1)  # the other side won
     assert (env.legal_mask()[0].sum()) == rafle.Game(variant).perft(1)  # auto-reset
@@ -149,7 +151,8 @@ def test_truncation_and_auto_reset(variant: str) -> None:
             seen_trunc = True
             assert (reward[truncated] == 0).all()
             assert (info["episode_length"][truncated[done]] == 6).all()
-            assert all(r == "truncated" for r, t in zip(info["reason"], truncated[done]) if t)
+            names = [rafle.END_REASONS[r] for r in info["reason"]]
+            assert all(r == "truncated" for r, t in zip(names, truncated[done]) if t)
         assert not (terminated & truncated).any()
     assert seen_trunc
 
@@ -160,3 +163,148 @@ def test_fen_of_env(variant: str) -> None:
     assert env.fen(1) == rafle.Game(variant).fen()
     with pytest.raises(ValueError):
         env.fen(2)
+
+
+MODES = ("NextStep", "SameStep", "Disabled")
+
+
+@variants
+@pytest.mark.parametrize("mode", MODES)
+def test_autoreset_modes_on_a_hand_played_game(variant: str, mode: str) -> None:
+    fen, move = FINAL_MOVE[variant]
+    env = rafle.VecEnv(variant, num_envs=2, fen=fen, autoreset=mode)
+    assert env.autoreset == mode
+    start, start_mask = env.observe(), env.legal_mask()
+    steps = env.move_actions(0, move)
+    for a in steps[:-1]:  # the jumps before the last: the same player goes on
+        _, reward, terminated, _, _ = env.step([a, a])
+        assert not terminated.any() and (reward == 0).all()
+    obs, reward, terminated, truncated, info = env.step([steps[-1]] * 2)
+    winner = winner_of(fen)
+    assert terminated.all() and not truncated.any() and (reward == 1).all()
+    assert list(info["done_envs"]) == [0, 1] and (info["winner"] == winner).all()
+    assert [rafle.END_REASONS[r] for r in info["reason"]] == ["no legal move"] * 2
+    final = info["final_obs"]
+    # Seen by the loser, to move in the final state: no own piece, one of the winner's.
+    assert final[:, 0:2].sum() == 0 and (final[:, 2:4].sum(axis=(1, 2, 3)) == 1).all()
+    if mode == "SameStep":
+        assert (obs == start).all() and (env.legal_mask() == start_mask).all()
+    else:
+        assert (obs == final).all() and not env.legal_mask().any()
+        assert (env.to_play() == 1 - winner).all()
+    if mode == "NextStep":
+        obs, reward, terminated, truncated, info = env.step([-1, 12345])  # not used
+        assert (obs == start).all() and (reward == 0).all() and not (terminated | truncated).any()
+        assert len(info["done_envs"]) == 0
+    if mode == "Disabled":
+        with pytest.raises(ValueError, match="env 0: the episode is over"):
+            env.step([steps[0]] * 2)
+        obs = env.reset(mask=np.array([False, True]))
+        assert (obs[0] == final[0]).all() and (obs[1] == start[1]).all()
+        with pytest.raises(ValueError, match="env 0"):
+            env.step([steps[0]] * 2)
+        env.reset(mask=[True, False])
+    assert (env.observe() == start).all() and (env.legal_mask() == start_mask).all()
+    assert env.step([steps[0]] * 2)[0].shape == start.shape  # playable again
+
+
+@variants
+def test_views_give_the_trajectories_of_copies(variant: str) -> None:
+    copying = rafle.VecEnv(variant, num_envs=6, seed=4, max_plies=30)
+    viewing = rafle.VecEnv(variant, num_envs=6, seed=4, max_plies=30)
+    view = viewing.reset(copy=False)
+    assert not view.flags.writeable
+    with pytest.raises(ValueError):
+        view[0, 0, 0, 0] = 2.0
+    assert (copying.reset() == view).all()
+    ended = 0
+    for _ in range(60):
+        a = copying.step(copying.sample_legal_actions())
+        b = viewing.step(viewing.sample_legal_actions(), copy=False)
+        for x, y in zip(a[:4], b[:4]):
+            assert (x == y).all() and not y.flags.writeable
+        assert a[4].keys() == b[4].keys()
+        for k in a[4]:
+            assert (np.asarray(a[4][k]) == np.asarray(b[4][k])).all(), k
+        assert (copying.legal_mask() == viewing.legal_mask(copy=False)).all()
+        assert (copying.to_play() == viewing.to_play(copy=False)).all()
+        ended += len(a[4]["done_envs"])
+    assert ended > 0
+    # One array, rewritten in place: the view of the first reset shows the last step.
+    assert b[0] is view and (view == copying.observe()).all()
+
+
+@variants
+def test_every_seed_of_a_list_is_used(variant: str) -> None:
+    def actions(seed: object) -> np.ndarray:
+        env = rafle.VecEnv(variant, num_envs=3)
+        env.reset(seed=seed)
+        out = []
+        for _ in range(25):
+            a = env.sample_legal_actions()
+            env.step(a)
+            out.append(a)
+        return np.stack(out)
+
+    a, b = actions([1, 2, 3]), actions([1, 2, 9])
+    assert (a[:, :2] == b[:, :2]).all() and (a[:, 2] != b[:, 2]).any()
+    assert (actions(5) == actions([5, 5, 5])).all()
+    env = rafle.VecEnv(variant, num_envs=3)
+    for bad, reason in (([1, 2], "seed must have shape \\(3,\\)"), (-1, "non-negative"), ("x", "seed")):
+        with pytest.raises(ValueError, match=reason):
+            env.reset(seed=bad)
+    with pytest.raises(ValueError, match="mask must have shape"):
+        env.reset(mask=[True])
+
+
+@variants
+def test_the_other_player_sees_the_board_turned(variant: str) -> None:
+    env = rafle.VecEnv(variant, num_envs=1, seed=2)
+    for _ in range(7):
+        env.step(env.sample_legal_actions())
+    mover = int(env.to_play()[0])
+    mine, theirs = env.observe_as(0, mover), env.observe_as(0, 1 - mover)
+    assert (mine == env.observe()[0]).all()
+    turned = mine[:, ::-1, ::-1]
+    assert (theirs == turned[[2, 3, 0, 1, 4, 5, 6, 7]]).all()
+    with pytest.raises(ValueError, match="player must be 0 or 1"):
+        env.observe_as(0, 2)
+    with pytest.raises(ValueError, match="out of range"):
+        env.observe_as(1, 0)
+
+
+@variants
+def test_moves_become_actions_and_the_episode_a_game(variant: str) -> None:
+    env = rafle.VecEnv(variant, num_envs=1, autoreset="Disabled", max_plies=40)
+    shadow = rafle.Game(variant)
+    rng = np.random.default_rng(0)
+    while not shadow.is_over() and shadow.ply < 40:
+        move = str(rng.choice(shadow.legal_moves()))
+        for a in env.move_actions(0, move):
+            env.step([a])
+        shadow.play(move)
+        game = env.game(0)
+        assert game.history() == shadow.history() and env.ply(0) == shadow.ply
+        assert game.fen() == shadow.fen() == env.fen(0)
+    assert shadow.ply > 0
+    env = rafle.VecEnv(variant, num_envs=1)
+    with pytest.raises(ValueError, match="illegal move"):
+        env.move_actions(0, "1-2")
+    with pytest.raises(ValueError, match="out of range"):
+        env.game(1)
+
+
+def test_moves_are_refused_inside_a_capture() -> None:
+    fen, move = FINAL_MOVE["checkers"]
+    env = rafle.VecEnv("checkers", num_envs=1, fen=fen)
+    first, second = env.move_actions(0, move)
+    env.step([first])
+    with pytest.raises(ValueError, match="capture is under way"):
+        env.move_actions(0, "23x32")
+    assert env.game(0).ply == 0 and env.ply(0) == 0  # the capture is not over
+    env.step([second])
+
+
+def test_unknown_autoreset_mode_names_the_choices() -> None:
+    with pytest.raises(ValueError, match="expected one of: NextStep, SameStep, Disabled"):
+        rafle.VecEnv("thai", autoreset="next_step")

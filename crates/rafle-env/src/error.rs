@@ -16,6 +16,12 @@ pub enum EnvError {
     BadShape { expected: usize, got: usize },
     /// A start FEN that could not be read.
     Fen(rafle_core::Error),
+    /// A move (in notation) that could not be read or is not legal here.
+    Move(rafle_core::Error),
+    /// A full move asked for while a capture is under way.
+    ChainPending,
+    /// Saved state that cannot be restored; says what is wrong.
+    BadSnapshot(&'static str),
 }
 
 impl fmt::Display for EnvError {
@@ -35,7 +41,11 @@ impl fmt::Display for EnvError {
             EnvError::BadShape { expected, got } => {
                 write!(f, "wrong length: expected {expected}, got {got}")
             }
-            EnvError::Fen(e) => write!(f, "{e}"),
+            EnvError::Fen(e) | EnvError::Move(e) => write!(f, "{e}"),
+            EnvError::ChainPending => {
+                write!(f, "a capture is under way: finish it step by step")
+            }
+            EnvError::BadSnapshot(why) => write!(f, "cannot restore the env: {why}"),
         }
     }
 }
@@ -43,7 +53,7 @@ impl fmt::Display for EnvError {
 impl std::error::Error for EnvError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            EnvError::Fen(e) => Some(e),
+            EnvError::Fen(e) | EnvError::Move(e) => Some(e),
             _ => None,
         }
     }

@@ -5,23 +5,34 @@
 //! - [`obs`]: the observation planes, float32 `[NUM_PLANES, N, N]`.
 //! - [`env`](mod@env): one game stepped action by action ([`Env`]).
 //! - [`vec_env`]: many games stepped together on rayon, writing straight
-//!   into preallocated ndarray buffers ([`VecEnv`]).
+//!   into output arrays ([`Batch`]; [`VecEnv`] owns its arrays), with
+//!   Gymnasium's three [`autoreset`] modes.
+//! - [`ending`]: how an episode ended, as one code.
+//! - [`replay`] and [`snapshot`]: an env rebuilt from the steps of its
+//!   episode (pickling; the episode read as a game of moves).
 //! - [`error`]: what can go wrong ([`EnvError`]), never a panic.
 //! - [`bench`](mod@bench): the speed measurement behind `rafle bench env`.
 
 pub mod action;
+pub mod autoreset;
 pub mod bench;
+pub mod ending;
 pub mod env;
 pub mod error;
 pub mod obs;
+pub mod replay;
+pub mod snapshot;
 pub mod vec_env;
 
 pub use action::num_actions;
+pub use autoreset::AutoresetMode;
+pub use ending::Ending;
 pub use env::{ActionList, Env, EnvConfig, IllegalActionMode, StepInfo};
 pub use error::{EnvError, VecEnvError};
 pub use obs::{observation_len, observation_shape, NUM_PLANES};
 pub use rafle_core::Variant;
-pub use vec_env::{EpisodeStat, VecEnv};
+pub use snapshot::Snapshot;
+pub use vec_env::{Batch, EpisodeStat, Outputs, VecEnv};
 
 /// Plies without progress after which the variant's game is drawn.
 pub(crate) fn no_progress_limit(v: Variant) -> usize {

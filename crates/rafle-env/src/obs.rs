@@ -116,6 +116,21 @@ impl ObsBoard {
         }
     }
 
+    /// The same state in the frame of `viewer`: for the player not to act,
+    /// own and opponent planes change places and the board turns with the
+    /// frame; the chain planes and the constants stay as they are.
+    pub fn seen_by(self, viewer: Color) -> ObsBoard {
+        if viewer == self.side {
+            return self;
+        }
+        let [own_men, own_kings, opp_men, opp_kings, captured, chain] = self.planes;
+        ObsBoard {
+            side: viewer,
+            planes: [opp_men, opp_kings, own_men, own_kings, captured, chain],
+            constants: self.constants,
+        }
+    }
+
     /// The board of an all-zero buffer.
     pub const ZERO: ObsBoard = ObsBoard {
         side: Color::White,

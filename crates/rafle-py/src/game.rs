@@ -40,6 +40,14 @@ impl Game {
     }
 }
 
+impl From<rafle_core::Game> for Game {
+    /// A game with its history; its start is the core game's.
+    fn from(game: rafle_core::Game) -> Self {
+        let start = *game.start_position();
+        Game { game, start }
+    }
+}
+
 #[pymethods]
 impl Game {
     /// A game of `variant` from its start position or from a PDN FEN.

@@ -12,6 +12,7 @@ mod errors;
 mod evaluator;
 mod game;
 mod interrupt;
+mod raster;
 mod search;
 mod selfplay;
 mod vec_env;
@@ -36,5 +37,8 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(selfplay::load_config, m)?)?;
     m.add_function(wrap_pyfunction!(agents::model_spec, m)?)?;
     m.add("SMALL_BATCH", rafle_search::network::evaluator::SMALL_BATCH)?;
+    let endings: Vec<&str> = rafle_env::Ending::ALL.iter().map(|e| e.name()).collect();
+    m.add("END_REASONS", pyo3::types::PyTuple::new(m.py(), endings)?)?;
+    m.add_function(wrap_pyfunction!(raster::svg_to_rgb, m)?)?;
     Ok(())
 }

@@ -81,7 +81,7 @@ pub fn search(
         dirichlet_frac,
         leaves_per_round,
     )?;
-    let ve = env.inner();
+    let ve = env.batch();
     let v = ve.variant();
     let pick = if explore { Pick::Sample } else { Pick::Best };
     let mut searches: Vec<Search> = (0..ve.num_envs())
