@@ -67,15 +67,6 @@ impl Outcome {
             None => "draw",
         }
     }
-
-    /// PDN result tag from White's point of view ("2-0", "0-2", "1-1").
-    pub fn pdn_result(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "2-0",
-            Some(Color::Black) => "0-2",
-            None => "1-1",
-        }
-    }
 }
 
 impl fmt::Display for Outcome {
@@ -188,7 +179,7 @@ pub fn outcome_of<R: Rules>(
     {
         return draw(EndReason::LoneKing);
     }
-    if R::KINGS_ONLY_DRAW
+    if R::ONE_KING_EACH_DRAW
         && pos.kings == pos.occupied()
         && pos.white.count_ones() == 1
         && pos.black.count_ones() == 1
@@ -236,7 +227,7 @@ impl Game {
             variant,
             pos,
             counters,
-            hashes: vec![pos.hash()],
+            hashes: vec![pos.zobrist()],
             undo: Vec::new(),
             legal: MoveList::new(),
             outcome: None,
@@ -335,7 +326,7 @@ impl Game {
             counters: prev,
             mv: m,
         });
-        self.hashes.push(self.pos.hash());
+        self.hashes.push(self.pos.zobrist());
         self.refresh();
         Ok(())
     }

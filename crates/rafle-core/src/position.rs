@@ -148,7 +148,7 @@ impl Position {
     }
 
     /// Zobrist hash of pieces and side to move (for repetition and tables).
-    pub fn hash(&self) -> u64 {
+    pub fn zobrist(&self) -> u64 {
         let mut h = if self.side == Color::Black {
             ZOBRIST_SIDE
         } else {

@@ -35,7 +35,7 @@ pub trait Rules: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// Plies without a capture or a man move after which the game is drawn.
     const NO_PROGRESS_PLIES: u16;
     /// Thai: one king each, no men, no capture for the mover -> draw.
-    const KINGS_ONLY_DRAW: bool;
+    const ONE_KING_EACH_DRAW: bool;
     /// International 16-move / 5-move endgame rules.
     const LONE_KING_RULES: bool;
 }
@@ -52,7 +52,7 @@ impl Rules for Thai {
     const KINGS: KingKind = KingKind::FlyingLandBehind; // "MUST land on that square right behind"
     const MAJORITY: bool = false; // "there is NO majority rule"
     const NO_PROGRESS_PLIES: u16 = 100; // "for thai, 50 moves by each player (100 plies)"
-    const KINGS_ONLY_DRAW: bool = true; // "each side has exactly one king and no men"
+    const ONE_KING_EACH_DRAW: bool = true; // "each side has exactly one king and no men"
     const LONE_KING_RULES: bool = false;
 }
 
@@ -68,7 +68,7 @@ impl Rules for International {
     const KINGS: KingKind = KingKind::FlyingLandAnywhere; // "may land on ANY empty square beyond"
     const MAJORITY: bool = true; // "Majority rule ... a king counts as one piece"
     const NO_PROGRESS_PLIES: u16 = 50; // "25 moves by each player (50 plies) ... only kings moved"
-    const KINGS_ONLY_DRAW: bool = false;
+    const ONE_KING_EACH_DRAW: bool = false;
     const LONE_KING_RULES: bool = true; // "after 16 moves ... after 5 moves"
 }
 
@@ -84,7 +84,7 @@ impl Rules for English {
     const KINGS: KingKind = KingKind::Short; // "Kings move ONE square"
     const MAJORITY: bool = true; // "Majority rule (as the seed states it)"
     const NO_PROGRESS_PLIES: u16 = 80; // "40 moves by each player (80 plies)"
-    const KINGS_ONLY_DRAW: bool = false;
+    const ONE_KING_EACH_DRAW: bool = false;
     const LONE_KING_RULES: bool = false;
 }
 
@@ -100,7 +100,7 @@ impl Rules for Checkers {
     const KINGS: KingKind = KingKind::Short;
     const MAJORITY: bool = false; // "WITHOUT the majority rule"
     const NO_PROGRESS_PLIES: u16 = 80;
-    const KINGS_ONLY_DRAW: bool = false;
+    const ONE_KING_EACH_DRAW: bool = false;
     const LONE_KING_RULES: bool = false;
 }
 

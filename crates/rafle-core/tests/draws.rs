@@ -44,7 +44,7 @@ fn extend(
             continue;
         }
         game.play(&m).unwrap();
-        let h = game.position().hash();
+        let h = game.position().zobrist();
         let last = game.ply() == target;
         let ok = !seen.contains(&h)
             && !game.legal_moves().is_empty()
@@ -65,7 +65,7 @@ fn extend(
 /// A game from `fen` extended to `plies` plies (see `extend`).
 fn quiet_game(v: Variant, fen: &str, plies: usize, men_first: usize, seed: u64) -> Game {
     let mut g = Game::from_fen(v, fen).unwrap();
-    let mut seen = HashSet::from([g.position().hash()]);
+    let mut seen = HashSet::from([g.position().zobrist()]);
     let mut rng = Rng::new(seed);
     let mut budget = 200_000;
     assert!(
@@ -139,12 +139,12 @@ fn threefold_repetition() {
 fn repetition_needs_the_same_side_to_move() {
     // Same pieces, other side to move: not the same position.
     let mut g = Game::from_fen(T, "W:W29,K32:B4,K1").unwrap();
-    let a = g.position().hash();
+    let a = g.position().zobrist();
     g.play_str("32-28").unwrap();
     let mut p = *g.position();
     p.side = Color::White;
-    assert_ne!(p.hash(), g.position().hash());
-    assert_ne!(a, g.position().hash());
+    assert_ne!(p.zobrist(), g.position().zobrist());
+    assert_ne!(a, g.position().zobrist());
 }
 
 #[test]
@@ -178,7 +178,7 @@ fn lone_king_count_starts_when_the_material_is_reached() {
         (0, 32)
     );
     let fen = g.fen();
-    let mut seen = HashSet::from([g.position().hash()]);
+    let mut seen = HashSet::from([g.position().zobrist()]);
     let mut budget = 200_000;
     let ok = extend(&mut g, 33, 0, &mut seen, &mut Rng::new(21), &mut budget);
     assert!(ok, "no quiet line from {fen}");

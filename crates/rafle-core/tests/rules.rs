@@ -521,10 +521,10 @@ fn half_turn_maps_square_s_to_n_n_half_plus_one_minus_s() {
             let r = g.rotate_square(s);
             let ((r0, c0), (r1, c1)) = (g.row_col(s), g.row_col(r));
             assert_eq!((r0 + r1, c0 + c1), (g.n - 1, g.n - 1), "{v} {s}");
-            // A step seen from the other side is the rotated step.
+            // A step seen from the other side is the reversed step.
             for d in Dir::ALL {
                 let here = g.step(1 << g.bit_of(s), d);
-                let there = g.step(1 << g.bit_of(r), d.rotated());
+                let there = g.step(1 << g.bit_of(r), d.reverse());
                 assert_eq!(here == 0, there == 0, "{v} {s} {d:?}");
                 if here != 0 {
                     let a = g.square_of(here.trailing_zeros());

@@ -398,7 +398,7 @@ impl Env {
             self.window_start = self.pos;
             self.hashes.clear();
         } else {
-            self.hashes.push(self.pos.hash());
+            self.hashes.push(self.pos.zobrist());
         }
         self.ply += 1;
         self.clear_chain();
@@ -446,7 +446,7 @@ impl Env {
                 let n = self.hashes.len();
                 let later = self.hashes.iter().rev().step_by(2);
                 later.filter(|&&h| h == cur).count()
-                    + usize::from(n.is_multiple_of(2) && self.window_start.hash() == cur)
+                    + usize::from(n.is_multiple_of(2) && self.window_start.zobrist() == cur)
             }
         };
         self.occurrences = occ.min(u8::MAX as usize) as u8;

@@ -100,12 +100,12 @@ impl AlphaBeta {
     pub fn search(&mut self, game: &Game) -> SearchResult {
         // Positions since the last irreversible move can repeat: collect them.
         let mut past = game.clone();
-        let mut path = vec![game.position().hash()];
+        let mut path = vec![game.position().zobrist()];
         for _ in 0..game.counters().reversible {
             if past.undo().is_err() {
                 break;
             }
-            path.push(past.position().hash());
+            path.push(past.position().zobrist());
         }
         path.reverse();
         self.tt.new_search();
@@ -285,7 +285,7 @@ impl<R: Rules> Search<'_, R> {
         next.apply(&R::GEO, m);
         let next_counters = counters.next::<R>(pos, m, &next);
         let key = hash_after(*self.path.last().unwrap_or(&0), pos, m, &next);
-        debug_assert_eq!(key, next.hash());
+        debug_assert_eq!(key, next.zobrist());
         self.path.push(key);
         let score = if full || alpha <= -INF || beta - alpha <= 1 {
             -self.negamax(&next, &next_counters, depth, ply, -beta, -alpha)
@@ -492,7 +492,10 @@ mod tests {
                     let m = legal[rng.below(legal.len())];
                     g.play(&m).unwrap();
                     let after = *g.position();
-                    assert_eq!(hash_after(before.hash(), &before, &m, &after), after.hash());
+                    assert_eq!(
+                        hash_after(before.zobrist(), &before, &m, &after),
+                        after.zobrist()
+                    );
                 }
             }
         }

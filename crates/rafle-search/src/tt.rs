@@ -33,14 +33,6 @@ pub struct Entry {
     pub has_move: bool,
 }
 
-impl Entry {
-    /// Does `m` match the stored best move?
-    #[inline]
-    pub fn is_move(&self, m: &Move) -> bool {
-        self.has_move && m.from == self.from && m.to == self.to && m.captured == self.captured
-    }
-}
-
 #[derive(Debug)]
 pub struct TransTable {
     entries: Vec<Entry>,
