@@ -89,16 +89,22 @@ pub struct Counters {
     pub lone_king_limit: u16,
 }
 
-/// Lone-king class of a position: the ply limit that applies (0 = none).
-pub fn lone_king_limit(pos: &Position) -> u16 {
+/// The ply limit of the lone-king ending `pos` is in under rules `R`
+/// ([`Rules::LONE_KING_LIMITS`]), 0 when none applies.
+pub fn lone_king_limit<R: Rules>(pos: &Position) -> u16 {
+    if R::LONE_KING_LIMITS.is_empty() {
+        return 0;
+    }
     for c in [Color::White, Color::Black] {
         let (m, k) = pos.material(c);
         let (om, ok) = pos.material(c.opponent());
         if m == 0 && k == 1 && ok >= 1 {
-            match om + ok {
-                3 => return 32,
-                1 | 2 => return 10,
-                _ => {}
+            let pieces = om + ok;
+            if let Some(l) = R::LONE_KING_LIMITS
+                .iter()
+                .find(|l| (l.min_pieces..=l.max_pieces).contains(&pieces))
+            {
+                return l.plies;
             }
         }
     }
@@ -114,17 +120,13 @@ impl Counters {
         } else {
             self.reversible.saturating_add(1)
         };
-        let (lone_king, lone_king_limit) = if R::LONE_KING_RULES {
-            let limit = lone_king_limit(after);
-            if limit == 0 {
-                (0, 0)
-            } else if limit != self.lone_king_limit || m.is_capture() {
-                (0, limit)
-            } else {
-                (self.lone_king.saturating_add(1), limit)
-            }
-        } else {
+        let limit = lone_king_limit::<R>(after);
+        let (lone_king, lone_king_limit) = if limit == 0 {
             (0, 0)
+        } else if limit != self.lone_king_limit || m.is_capture() {
+            (0, limit)
+        } else {
+            (self.lone_king.saturating_add(1), limit)
         };
         Counters {
             reversible,
@@ -138,11 +140,7 @@ impl Counters {
         Counters {
             reversible: 0,
             lone_king: 0,
-            lone_king_limit: if R::LONE_KING_RULES {
-                lone_king_limit(pos)
-            } else {
-                0
-            },
+            lone_king_limit: lone_king_limit::<R>(pos),
         }
     }
 }
@@ -173,10 +171,7 @@ pub fn outcome_of<R: Rules>(
     if counters.reversible >= R::NO_PROGRESS_PLIES {
         return draw(EndReason::NoProgress);
     }
-    if R::LONE_KING_RULES
-        && counters.lone_king_limit > 0
-        && counters.lone_king >= counters.lone_king_limit
-    {
+    if counters.lone_king_limit > 0 && counters.lone_king >= counters.lone_king_limit {
         return draw(EndReason::LoneKing);
     }
     if R::ONE_KING_EACH_DRAW
@@ -222,7 +217,7 @@ impl Game {
     }
 
     pub fn from_position(variant: Variant, pos: Position) -> Game {
-        let counters = crate::with_rules!(variant, R => Counters::initial::<R>(&pos));
+        let counters = with_rules!(variant, R => Counters::initial::<R>(&pos));
         let mut g = Game {
             variant,
             pos,
@@ -238,7 +233,7 @@ impl Game {
 
     fn refresh(&mut self) {
         let v = self.variant;
-        crate::with_rules!(v, R => {
+        with_rules!(v, R => {
             movegen::generate::<R>(&self.pos, &mut self.legal);
             let occ = self.occurrences();
             self.outcome = outcome_of::<R>(&self.pos, self.legal.len(), &self.counters, occ);
@@ -320,7 +315,7 @@ impl Game {
         let prev = self.counters;
         self.pos.apply(&g, &m);
         let v = self.variant;
-        self.counters = crate::with_rules!(v, R => self.counters.next::<R>(&before, &m, &self.pos));
+        self.counters = with_rules!(v, R => self.counters.next::<R>(&before, &m, &self.pos));
         self.undo.push(Undo {
             pos: before,
             counters: prev,

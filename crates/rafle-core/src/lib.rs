@@ -6,6 +6,10 @@
 //! perft ([`perft`]) and an SVG picture of the board ([`svg`]). Rules follow
 //! `shared/RULES.md`.
 
+// First: the `with_rules!` macro it declares is used by the modules below.
+#[macro_use]
+pub mod variant;
+
 pub mod board;
 pub mod error;
 pub mod fen;
@@ -19,7 +23,6 @@ pub mod rng;
 pub mod svg;
 pub mod text;
 pub mod types;
-pub mod variant;
 
 pub use board::{Bits, Dir, Geometry};
 pub use error::Error;

@@ -53,7 +53,7 @@ impl Position {
     }
 
     pub fn start(v: Variant) -> Position {
-        crate::with_rules!(v, R => Position::start_of::<R>())
+        with_rules!(v, R => Position::start_of::<R>())
     }
 
     #[inline(always)]
@@ -206,7 +206,7 @@ const fn zobrist_tables() -> ([[u64; 64]; 4], u64) {
 }
 
 const ZOBRIST_ALL: ([[u64; 64]; 4], u64) = zobrist_tables();
-/// Zobrist keys indexed [white man, white king, black man, black king][bit].
+/// Zobrist keys indexed `[white man, white king, black man, black king][bit]`.
 pub const ZOBRIST: [[u64; 64]; 4] = ZOBRIST_ALL.0;
 /// Zobrist key of "Black to move".
 pub const ZOBRIST_SIDE: u64 = ZOBRIST_ALL.1;

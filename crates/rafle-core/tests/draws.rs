@@ -163,7 +163,10 @@ fn international_lone_king_rules() {
     assert_fires_at(g, 10, EndReason::LoneKing, "5-move rule, king against king");
     // Lone king against three pieces without a king: no rule.
     let g = Game::from_fen(I, "W:WK46:B1,2,3").unwrap();
-    assert_eq!(rafle_core::game::lone_king_limit(g.position()), 0);
+    assert_eq!(
+        rafle_core::game::lone_king_limit::<rafle_core::International>(g.position()),
+        0
+    );
     assert_eq!(g.counters().lone_king_limit, 0);
 }
 

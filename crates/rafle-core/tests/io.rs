@@ -282,6 +282,38 @@ fn variant_names() {
     }
 }
 
+#[test]
+fn aliases_and_the_list_in_the_error() {
+    for alias in ["intl", "10x10", " INTL "] {
+        assert_eq!(alias.parse::<Variant>(), Ok(Variant::International));
+    }
+    let msg = "chess".parse::<Variant>().unwrap_err().to_string();
+    for v in Variant::ALL {
+        assert!(msg.contains(v.name()), "{msg}");
+    }
+    assert_eq!(
+        msg,
+        "unknown variant \"chess\" (expected one of: thai, international, english, checkers)"
+    );
+}
+
+#[test]
+fn pdn_game_types_and_result_tokens() {
+    // pdn.fmjd.org/gametype.html: 20 international (results 2-0, 0-2, 1-1),
+    // 21 English draughts, 31 Thai (results 1-0, 0-1, 1/2-1/2).
+    use rafle_core::Color::{Black, White};
+    for (v, game_type, tokens) in [
+        (Variant::International, 20, ["2-0", "0-2", "1-1"]),
+        (Variant::English, 21, ["1-0", "0-1", "1/2-1/2"]),
+        (Variant::Checkers, 21, ["1-0", "0-1", "1/2-1/2"]),
+        (Variant::Thai, 31, ["1-0", "0-1", "1/2-1/2"]),
+    ] {
+        assert_eq!(v.pdn_game_type(), game_type, "{v}");
+        let got = [Some(White), Some(Black), None].map(|w| v.pdn_result(w));
+        assert_eq!(got, tokens, "{v}");
+    }
+}
+
 const ALPHABET: &[u8] = b"WBKwbk:,-xX0123456789 \".0123456789";
 
 /// A random string: arbitrary bytes, or bytes from the notation alphabet.

@@ -139,7 +139,7 @@ impl Env {
         // Room for the longest window (the no-progress limit), so that steps
         // never allocate (a clone starts with less).
         self.hashes
-            .reserve(crate::no_progress_limit(self.variant) + 1);
+            .reserve(self.variant.no_progress_plies() as usize + 1);
         self.ply = 0;
         self.truncated = false;
         self.illegal_loss = false;
@@ -493,7 +493,7 @@ impl Env {
             }
             chain_piece = at;
         }
-        let limit = crate::no_progress_limit(self.variant) as f32;
+        let limit = f32::from(self.variant.no_progress_plies());
         ObsBoard {
             side: p.side,
             planes: [

@@ -22,8 +22,3 @@ pub use error::{EnvError, VecEnvError};
 pub use obs::{observation_len, observation_shape, NUM_PLANES};
 pub use rafle_core::Variant;
 pub use vec_env::{EpisodeStat, VecEnv};
-
-/// Plies without progress after which the variant's game is drawn.
-pub(crate) fn no_progress_limit(v: Variant) -> usize {
-    rafle_core::with_rules!(v, R => <R as rafle_core::Rules>::NO_PROGRESS_PLIES as usize)
-}
