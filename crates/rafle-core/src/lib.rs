@@ -11,6 +11,7 @@
 pub mod variant;
 
 pub mod board;
+pub mod draws;
 pub mod error;
 pub mod fen;
 pub mod game;
@@ -25,9 +26,10 @@ pub mod text;
 pub mod types;
 
 pub use board::{Bits, Dir, Geometry};
+pub use draws::{Counters, DrawState};
 pub use error::Error;
 pub use fen::{parse_fen, to_fen};
-pub use game::{Counters, EndReason, Game, Outcome};
+pub use game::{EndReason, Game, Outcome};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use position::{Piece, Position};
 pub use svg::{board_svg, SvgOptions};

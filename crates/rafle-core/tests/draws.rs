@@ -8,7 +8,7 @@
 
 use rafle_core::rng::Rng;
 use rafle_core::{
-    game::outcome_of, movegen, Color, Counters, EndReason, Game, Move, Position, Variant,
+    draws::outcome_of, movegen, Color, Counters, EndReason, Game, Move, Position, Variant,
 };
 use std::collections::HashSet;
 
@@ -164,7 +164,7 @@ fn international_lone_king_rules() {
     // Lone king against three pieces without a king: no rule.
     let g = Game::from_fen(I, "W:WK46:B1,2,3").unwrap();
     assert_eq!(
-        rafle_core::game::lone_king_limit::<rafle_core::International>(g.position()),
+        rafle_core::draws::lone_king_limit::<rafle_core::International>(g.position()),
         0
     );
     assert_eq!(g.counters().lone_king_limit, 0);

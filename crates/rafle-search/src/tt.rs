@@ -1,5 +1,5 @@
 //! Transposition table for alpha-beta: one entry per slot, indexed by the low
-//! bits of the Zobrist hash ([`rafle_core::Position::hash`]) and checked
+//! bits of the Zobrist hash ([`rafle_core::Position::zobrist`]) and checked
 //! against the full key.
 //!
 //! Replacement: an entry from an older search (generation) or a shallower
