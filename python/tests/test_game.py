@@ -81,6 +81,14 @@ def test_fen_and_capture(variant: str) -> None:
         assert g.result_reason() == "no legal move"
 
 
+def test_a_drawn_position_has_no_legal_moves() -> None:
+    # Thai, one king each: drawn at once; perft still counts the move rules.
+    g = rafle.Game("thai", fen="W:WK29:BK4")
+    assert g.is_over() and g.result() == "draw" and g.result_reason() == "one king each"
+    assert g.legal_moves() == []
+    assert g.perft(1) == 6
+
+
 @variants
 @pytest.mark.parametrize("fen", BAD_FENS)
 def test_bad_fen_raises(variant: str, fen: str) -> None:

@@ -122,6 +122,10 @@ impl Game {
             movegen::generate::<R>(&self.pos, &mut self.legal);
             self.outcome = self.draws.outcome::<R>(&self.pos, self.legal.len());
         });
+        // A finished game has no legal moves (rule book, "Rules that end a game").
+        if self.outcome.is_some() {
+            self.legal.clear();
+        }
     }
 
     pub fn variant(&self) -> Variant {
@@ -158,8 +162,10 @@ impl Game {
         self.undo.iter().map(|u| &u.mv)
     }
 
-    /// Legal moves of the side to move (empty once the game is over by a draw
-    /// rule is NOT implied: check `outcome`).
+    /// Legal moves of the side to move, each move once; empty once the game
+    /// is over, whether won or drawn. (The moves the move rules alone give
+    /// in a position, draw rules ignored, are `movegen::legal_moves`; perft
+    /// counts those.)
     pub fn legal_moves(&self) -> &[Move] {
         &self.legal
     }
@@ -228,7 +234,8 @@ impl Game {
         notation::move_to_string(&self.geometry(), m)
     }
 
-    /// Perft from the current position.
+    /// Perft from the current position: the leaves of the move rules' tree
+    /// (draw rules end games, not perft, as in published perft tables).
     pub fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft_variant(self.variant, &self.pos, depth)
     }

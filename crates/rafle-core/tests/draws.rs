@@ -46,9 +46,11 @@ fn extend(
         game.play(&m).unwrap();
         let h = game.position().zobrist();
         let last = game.ply() == target;
+        // The move rules' moves: the last position is over, so has no legal move.
+        let next = rafle_core::with_rules!(game.variant(), R => movegen::legal_moves::<R>(game.position()));
         let ok = !seen.contains(&h)
-            && !game.legal_moves().is_empty()
-            && !game.legal_moves()[0].is_capture()
+            && !next.is_empty()
+            && !next[0].is_capture()
             && (last || game.outcome().is_none());
         if ok {
             seen.insert(h);
@@ -90,8 +92,13 @@ fn assert_fires_at(mut g: Game, limit: usize, reason: EndReason, what: &str) {
         g.play_str("1-5").is_err(),
         "{what}: a finished game takes no move"
     );
+    assert!(
+        g.legal_moves().is_empty(),
+        "{what}: a finished game has no legal move"
+    );
     g.undo().unwrap();
     assert_eq!(g.outcome(), None, "{what}: one ply before ({})", g.fen());
+    assert!(!g.legal_moves().is_empty(), "{what}: one ply before");
 }
 
 #[test]
@@ -214,6 +221,17 @@ fn lone_king_class_change_restarts_the_count() {
     after.apply(&I.geometry(), &m);
     let n = c.next::<rafle_core::International>(&before, &m, &after);
     assert_eq!((n.reversible, n.lone_king, n.lone_king_limit), (21, 21, 32));
+}
+
+#[test]
+fn a_drawn_position_has_no_legal_moves_but_perft_counts_the_move_rules() {
+    // Thai, one king each: drawn at once, so no legal move, although the move
+    // rules give the white king six moves (what perft counts).
+    let g = Game::from_fen(T, "W:WK29:BK4").unwrap();
+    assert_eq!(g.outcome().map(|o| o.winner), Some(None));
+    assert!(g.legal_moves().is_empty());
+    let rule_moves = movegen::legal_moves::<rafle_core::Thai>(g.position());
+    assert_eq!((rule_moves.len(), g.perft(1)), (6, 6));
 }
 
 #[test]

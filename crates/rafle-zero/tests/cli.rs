@@ -99,6 +99,8 @@ fn moves_lists_legal_moves_in_path_notation() {
         ("english", "W:W26:B14,22,23", &["26x17x10"][..]),
         ("checkers", "W:W26:B14,22,23", &["26x17x10", "26x19"][..]),
         ("thai", "W:W29:B22,25", &[][..]),
+        // A finished game has no legal moves, drawn (one king each) or lost.
+        ("thai", "W:WK29:BK4", &[][..]),
     ] {
         let out = ok(&["moves", "--variant", variant, "--fen", fen]);
         assert_eq!(
