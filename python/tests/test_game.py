@@ -5,19 +5,23 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 import rafle
 
-# Published perft numbers of the start positions (same sources as
-# crates/rafle-core/tests/perft.rs), first depths only.
-PERFT = {
-    "thai": [7, 49, 392, 3136],
-    "international": [9, 81, 658, 4265],
-    "english": [7, 49, 302, 1469],
-    "checkers": [7, 49, 302, 1469],
-}
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# The perft tables of the rule engine's tests (each with its source).
+PERFT_DATA = Path(__file__).resolve().parents[2] / "crates/rafle-core/tests/data/perft.toml"
+TABLES = tomllib.loads(PERFT_DATA.read_text())["table"]
+# Start positions, first four depths.
+PERFT = {t["variant"]: t["counts"][:4] for t in TABLES if t["name"] == "start"}
 FIRST = {"thai": "black", "international": "white", "english": "black", "checkers": "black"}
 # A position given by FEN, one legal move in it, and whether it ends the game.
 FEN_MOVE = {
@@ -53,6 +57,13 @@ def test_start_position(variant: str) -> None:
 def test_perft(variant: str) -> None:
     g = rafle.Game(variant)
     assert [g.perft(d) for d in range(1, 5)] == PERFT[variant]
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t['variant']} {t['name']}")
+def test_perft_from_table_positions(table: dict) -> None:
+    g = rafle.Game(table["variant"], fen=table["fen"])
+    counts = [n for n in table["counts"] if n <= 10_000]
+    assert [g.perft(d) for d in range(1, len(counts) + 1)] == counts
 
 
 @variants

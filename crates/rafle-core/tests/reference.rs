@@ -1,9 +1,12 @@
 //! The bitboard move generator against a slow, plain reference written
 //! straight from RULES.md (a row/column grid, no bit tricks), on thousands
 //! of random positions of every variant: the same legal moves (identity and
-//! paths), the same positions after each move.
+//! paths), the same positions after each move; and the same perft as the
+//! tables of `tests/data/perft.toml` at small depths.
 
 mod common;
+#[path = "common/perft_data.rs"]
+mod perft_data;
 
 use common::scale;
 use rafle_core::rng::Rng;
@@ -377,4 +380,28 @@ fn reference_agrees_on_rule_book_examples() {
     assert_eq!(b(Variant::International, "W:WK47:B9,12,33"), 3);
     assert_eq!(b(Variant::English, "W:W26:B14,22,23"), 1);
     assert_eq!(b(Variant::Checkers, "W:W26:B14,22,23"), 2);
+}
+
+/// Perft by the reference alone, from a FEN.
+fn reference_perft(v: Variant, fen: &str, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let board = Board::new(v, &parse_fen(v, fen).unwrap());
+    board
+        .legal()
+        .keys()
+        .map(|id| reference_perft(v, &board.play(id), depth - 1))
+        .sum()
+}
+
+#[test]
+fn reference_perft_matches_the_tables_at_small_depths() {
+    // Computed tables too: the reference is the second implementation.
+    for t in perft_data::tables() {
+        for (depth, expect) in t.depths_within(10_000) {
+            let got = reference_perft(t.variant(), &t.fen, depth);
+            assert_eq!(got, expect, "{} depth {depth}", t.label());
+        }
+    }
 }
