@@ -1,6 +1,7 @@
 //! A game: position, moves played (for undo), the draw rules' state
 //! ([`DrawState`]) and the result. The rules that end a game are in the rule
-//! book ("Rules that end a game"); [`crate::draws`] applies them.
+//! book ([`crate::rules`], section 7 and the variants' sections);
+//! [`crate::draws`] applies them.
 
 use crate::board::Geometry;
 use crate::draws::{Counters, DrawState, Mark};
@@ -122,7 +123,7 @@ impl Game {
             movegen::generate::<R>(&self.pos, &mut self.legal);
             self.outcome = self.draws.outcome::<R>(&self.pos, self.legal.len());
         });
-        // A finished game has no legal moves (rule book, "Rules that end a game").
+        // A finished game has no legal moves (rule book G4).
         if self.outcome.is_some() {
             self.legal.clear();
         }

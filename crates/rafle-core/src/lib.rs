@@ -2,9 +2,11 @@
 //!
 //! Bitboard positions ([`Position`]), one rules description per variant
 //! ([`variant`]), a move generator generic over it ([`movegen`]), PDN FEN and
-//! move notation ([`fen`], [`notation`]), games with draw rules ([`Game`]),
-//! perft ([`perft`]) and an SVG picture of the board ([`svg`]). Rules follow
-//! `shared/RULES.md`.
+//! move notation ([`fen`], [`notation`]), the draw rules' state of a line of
+//! play ([`draws`]), games ([`Game`]), perft ([`perft`]) and an SVG picture
+//! of the board ([`svg`]). The rules are those of the rule book, [`rules`]
+//! (`crates/rafle-core/RULES.md`): every rule with the code that enforces it
+//! and the tests that check it.
 
 // First: the `with_rules!` macro it declares is used by the modules below.
 #[macro_use]
@@ -21,6 +23,8 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rng;
+#[doc = include_str!("../RULES.md")]
+pub mod rules {}
 pub mod svg;
 pub mod text;
 pub mod types;

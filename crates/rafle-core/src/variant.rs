@@ -1,7 +1,7 @@
 //! The variants: one small zero-sized rules description per variant (for
 //! the hot loops, which are generic over [`Rules`]) and the runtime enum
 //! [`Variant`] that picks one. Every constant cites the rule of the rule book
-//! (`crates/rafle-core/RULES.md`) it implements.
+//! ([`crate::rules`], `crates/rafle-core/RULES.md`) it implements by its id.
 //!
 //! Adding a variant means one description (a type implementing [`Rules`])
 //! and one line in the list given to `variants!` at the end of this file.
@@ -69,47 +69,47 @@ pub trait Rules: Copy + Default + Send + Sync + fmt::Debug + 'static {
 const PDN_RESULTS_20: [&str; 3] = ["2-0", "0-2", "1-1"];
 const PDN_RESULTS_21: [&str; 3] = ["1-0", "0-1", "1/2-1/2"];
 
-/// Thai draughts (rule book: "thai").
+/// Thai draughts (rule book section 3, "thai").
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Thai;
 impl Rules for Thai {
     const VARIANT: Variant = Variant::Thai;
-    const GEO: Geometry = Geometry::new(8); // "8x8"
-    const FIRST: Color = Color::Black; // "Black moves first"
-    const START_ROWS: usize = 2; // "8 men each on the first two rows"
-    const MEN_CAPTURE_BACKWARD: bool = false; // "Men capture FORWARD ONLY"
-    const KINGS: KingKind = KingKind::FlyingLandBehind; // "MUST land on that square right behind"
-    const MAJORITY: bool = false; // "there is NO majority rule"
-    const NO_PROGRESS_PLIES: u16 = 100; // "for thai, 50 moves by each player (100 plies)"
-    const ONE_KING_EACH_DRAW: bool = true; // "each side has exactly one king and no men"
+    const GEO: Geometry = Geometry::new(8); // T1: 8x8
+    const FIRST: Color = Color::Black; // T2
+    const START_ROWS: usize = 2; // T1: 8 men each on two rows
+    const MEN_CAPTURE_BACKWARD: bool = false; // T4: forward only
+    const KINGS: KingKind = KingKind::FlyingLandBehind; // T6, T7: land right behind
+    const MAJORITY: bool = false; // T8
+    const NO_PROGRESS_PLIES: u16 = 100; // T10: 50 moves each
+    const ONE_KING_EACH_DRAW: bool = true; // T9
     const LONE_KING_LIMITS: &'static [LoneKingLimit] = &[];
     const NAME: &'static str = "thai";
     const ALIASES: &'static [&'static str] = &[];
-    const PDN_GAME_TYPE: u32 = 31; // "31 Thai"
+    const PDN_GAME_TYPE: u32 = 31;
     const PDN_RESULTS: [&'static str; 3] = PDN_RESULTS_21;
 }
 
-/// International draughts, 10x10 (rule book: "international").
+/// International draughts, 10x10 (rule book section 4, "international").
 #[derive(Clone, Copy, Default, Debug)]
 pub struct International;
 impl Rules for International {
     const VARIANT: Variant = Variant::International;
-    const GEO: Geometry = Geometry::new(10); // "10x10"
-    const FIRST: Color = Color::White; // "White moves first"
-    const START_ROWS: usize = 4; // "Black on 1-20, White on 31-50"
-    const MEN_CAPTURE_BACKWARD: bool = true; // "men capture forward AND backward"
-    const KINGS: KingKind = KingKind::FlyingLandAnywhere; // "may land on ANY empty square beyond"
-    const MAJORITY: bool = true; // "Majority rule ... a king counts as one piece"
-    const NO_PROGRESS_PLIES: u16 = 50; // "25 moves by each player (50 plies) ... only kings moved"
+    const GEO: Geometry = Geometry::new(10); // I1: 10x10
+    const FIRST: Color = Color::White; // I2
+    const START_ROWS: usize = 4; // I1: Black on 1-20, White on 31-50
+    const MEN_CAPTURE_BACKWARD: bool = true; // I3
+    const KINGS: KingKind = KingKind::FlyingLandAnywhere; // I4: any square beyond
+    const MAJORITY: bool = true; // I5
+    const NO_PROGRESS_PLIES: u16 = 50; // I7: 25 moves each, only kings
     const ONE_KING_EACH_DRAW: bool = false;
     const LONE_KING_LIMITS: &'static [LoneKingLimit] = &[
-        // "against three pieces of which at least one is a king: after 16 moves by each player"
+        // I8: against three pieces, one a king or more: 16 moves each
         LoneKingLimit {
             min_pieces: 3,
             max_pieces: 3,
             plies: 32,
         },
-        // "against one or two pieces of which at least one is a king: after 5 moves by each player"
+        // I9: against one or two pieces, one a king or more: 5 moves each
         LoneKingLimit {
             min_pieces: 1,
             max_pieces: 2,
@@ -118,50 +118,53 @@ impl Rules for International {
     ];
     const NAME: &'static str = "international";
     const ALIASES: &'static [&'static str] = &["intl", "10x10"];
-    const PDN_GAME_TYPE: u32 = 20; // "20 international draughts"
+    const PDN_GAME_TYPE: u32 = 20;
     const PDN_RESULTS: [&'static str; 3] = PDN_RESULTS_20;
 }
 
-/// English draughts as the rule book gives it: short kings, majority rule.
+/// English draughts as the rule book gives it (section 5, "english"): short
+/// kings, majority rule.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct English;
 impl Rules for English {
     const VARIANT: Variant = Variant::English;
-    const GEO: Geometry = Geometry::new(8); // "8x8"
-    const FIRST: Color = Color::Black; // "Black moves first"
-    const START_ROWS: usize = 3; // "Black on 1-12, White on 21-32"
-    const MEN_CAPTURE_BACKWARD: bool = false; // "capture forward only"
-    const KINGS: KingKind = KingKind::Short; // "Kings move ONE square"
-    const MAJORITY: bool = true; // "Majority rule (as the seed states it)"
-    const NO_PROGRESS_PLIES: u16 = 80; // "40 moves by each player (80 plies)"
+    const GEO: Geometry = Geometry::new(8); // E1: 8x8
+    const FIRST: Color = Color::Black; // E2
+    const START_ROWS: usize = 3; // E1: Black on 1-12, White on 21-32
+    const MEN_CAPTURE_BACKWARD: bool = false; // E3
+    const KINGS: KingKind = KingKind::Short; // E4: one square
+    const MAJORITY: bool = true; // E5
+    const NO_PROGRESS_PLIES: u16 = 80; // E7: 40 moves each
     const ONE_KING_EACH_DRAW: bool = false;
     const LONE_KING_LIMITS: &'static [LoneKingLimit] = &[];
     const NAME: &'static str = "english";
     const ALIASES: &'static [&'static str] = &[];
-    const PDN_GAME_TYPE: u32 = 21; // "21 English draughts"
+    const PDN_GAME_TYPE: u32 = 21;
     const PDN_RESULTS: [&'static str; 3] = PDN_RESULTS_21;
 }
 
-/// Standard checkers (rule book: "checkers"): English without the majority rule.
+/// Standard checkers (rule book section 6, "checkers"): English without the
+/// majority rule.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Checkers;
 impl Rules for Checkers {
     const VARIANT: Variant = Variant::Checkers;
-    const GEO: Geometry = Geometry::new(8);
-    const FIRST: Color = Color::Black;
-    const START_ROWS: usize = 3;
-    const MEN_CAPTURE_BACKWARD: bool = false;
-    const KINGS: KingKind = KingKind::Short;
-    const MAJORITY: bool = false; // "WITHOUT the majority rule"
-    const NO_PROGRESS_PLIES: u16 = 80;
-    const ONE_KING_EACH_DRAW: bool = false;
-    const LONE_KING_LIMITS: &'static [LoneKingLimit] = &[];
+    // K1: as english, but for the majority rule.
+    const GEO: Geometry = English::GEO;
+    const FIRST: Color = English::FIRST;
+    const START_ROWS: usize = English::START_ROWS;
+    const MEN_CAPTURE_BACKWARD: bool = English::MEN_CAPTURE_BACKWARD;
+    const KINGS: KingKind = English::KINGS;
+    const MAJORITY: bool = false; // K2
+    const NO_PROGRESS_PLIES: u16 = English::NO_PROGRESS_PLIES;
+    const ONE_KING_EACH_DRAW: bool = English::ONE_KING_EACH_DRAW;
+    const LONE_KING_LIMITS: &'static [LoneKingLimit] = English::LONE_KING_LIMITS;
     const NAME: &'static str = "checkers";
     const ALIASES: &'static [&'static str] = &[];
     // PDN has one game type for English draughts and checkers; the
     // `Variant` tag tells them apart.
-    const PDN_GAME_TYPE: u32 = 21;
-    const PDN_RESULTS: [&'static str; 3] = PDN_RESULTS_21;
+    const PDN_GAME_TYPE: u32 = English::PDN_GAME_TYPE;
+    const PDN_RESULTS: [&'static str; 3] = English::PDN_RESULTS;
 }
 
 /// Declares the runtime enum [`Variant`] (one value per rules description,

@@ -1,4 +1,5 @@
-//! Draw rules of RULES.md, each checked to fire exactly at its limit and not
+//! The rules that end a game (rule book, `crates/rafle-core/RULES.md`: T9,
+//! T10, I7-I10, E7, G1-G4), each checked to fire exactly at its limit and not
 //! one ply before, plus the Thai one-king-each rule.
 //!
 //! Long quiet sequences are found by a small depth-first search over real

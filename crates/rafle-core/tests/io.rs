@@ -109,7 +109,8 @@ fn short_form_of_captures() {
         );
         assert_eq!(g2.ply(), 0);
     }
-    // Unambiguous short forms (RULES.md's FMJD table writes them so).
+    // Unambiguous short forms (the rule book's FMJD table, section 4, writes
+    // them so).
     let g = Game::from_fen(I, "W:WK1:B7,9,17,19,20,30,31,33,43,44").unwrap();
     assert_eq!(g.parse_move("1x15").unwrap().num_captured(), 10);
     let g = Game::from_fen(I, "W:W48:B24,K31,34,K42,43").unwrap();

@@ -1,5 +1,6 @@
 //! The bitboard move generator against a slow, plain reference written
-//! straight from RULES.md (a row/column grid, no bit tricks), on thousands
+//! straight from the rule book (`crates/rafle-core/RULES.md`; a row/column
+//! grid, no bit tricks), on thousands
 //! of random positions of every variant: the same legal moves (identity and
 //! paths), the same positions after each move; and the same perft as the
 //! tables of `tests/data/perft.toml` at small depths.
@@ -13,7 +14,7 @@ use rafle_core::rng::Rng;
 use rafle_core::{parse_fen, to_fen, Color, Game, Piece, Position, Variant};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A move's identity (RULES.md): (from, to, captured squares).
+/// A move's identity (rule book B7): (from, to, captured squares).
 type Identity = (usize, usize, BTreeSet<usize>);
 
 /// The reference: the board as a grid of squares.

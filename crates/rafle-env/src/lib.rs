@@ -1,4 +1,6 @@
-//! rafle-env: the RL view of the rule engine (DESIGN.md "The RL view").
+//! rafle-env: the RL view of the rule engine (README.md, "Architecture":
+//! the RL view; the codec and the planes are specified in [`action`] and
+//! [`obs`]).
 //!
 //! - [`action`]: the action codec (one action = one step of a move; a
 //!   multi-capture is a chain of steps by the same player), in the mover's frame.
