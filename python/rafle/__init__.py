@@ -10,7 +10,8 @@ self-play for reinforcement learning.
     mask = env.legal_mask()             # (B, A) bool
     obs, reward, terminated, truncated, info = env.step(env.sample_legal_actions())
 
-VecEnv (see DESIGN.md "The RL view" for the planes and the action codec):
+VecEnv (see the README's "Architecture" section, "The RL view", for the
+planes and the action codec):
 
 - An action is one step of a move: a quiet move or one jump; a multi-capture
   is a chain of actions by the same player. ``a = (sq * 4 + dir) * (N - 1) +

@@ -1,6 +1,7 @@
-"""A second, independent reading of rafle's encodings (DESIGN.md "The RL
-view") used by the tests to check the bindings against rafle.Game:
-the action codec, square geometry and FEN parsing, written from the spec."""
+"""A second, independent reading of rafle's encodings (README.md,
+"Architecture": the RL view) used by the tests to check the bindings against
+rafle.Game: the action codec, square geometry and FEN parsing, written from
+the spec."""
 
 from __future__ import annotations
 

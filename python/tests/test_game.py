@@ -5,19 +5,23 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 import rafle
 
-# Published perft numbers of the start positions (same sources as
-# crates/rafle-core/tests/perft.rs), first depths only.
-PERFT = {
-    "thai": [7, 49, 392, 3136],
-    "international": [9, 81, 658, 4265],
-    "english": [7, 49, 302, 1469],
-    "checkers": [7, 49, 302, 1469],
-}
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# The perft tables of the rule engine's tests (each with its source).
+PERFT_DATA = Path(__file__).resolve().parents[2] / "crates/rafle-core/tests/data/perft.toml"
+TABLES = tomllib.loads(PERFT_DATA.read_text())["table"]
+# Start positions, first four depths.
+PERFT = {t["variant"]: t["counts"][:4] for t in TABLES if t["name"] == "start"}
 FIRST = {"thai": "black", "international": "white", "english": "black", "checkers": "black"}
 # A position given by FEN, one legal move in it, and whether it ends the game.
 FEN_MOVE = {
@@ -55,6 +59,13 @@ def test_perft(variant: str) -> None:
     assert [g.perft(d) for d in range(1, 5)] == PERFT[variant]
 
 
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t['variant']} {t['name']}")
+def test_perft_from_table_positions(table: dict) -> None:
+    g = rafle.Game(table["variant"], fen=table["fen"])
+    counts = [n for n in table["counts"] if n <= 10_000]
+    assert [g.perft(d) for d in range(1, len(counts) + 1)] == counts
+
+
 @variants
 def test_play_undo(variant: str) -> None:
     g = rafle.Game(variant)
@@ -79,6 +90,14 @@ def test_fen_and_capture(variant: str) -> None:
     if over:
         assert g.result() == ("white" if fen[0] == "W" else "black")
         assert g.result_reason() == "no legal move"
+
+
+def test_a_drawn_position_has_no_legal_moves() -> None:
+    # Thai, one king each: drawn at once; perft still counts the move rules.
+    g = rafle.Game("thai", fen="W:WK29:BK4")
+    assert g.is_over() and g.result() == "draw" and g.result_reason() == "one king each"
+    assert g.legal_moves() == []
+    assert g.perft(1) == 6
 
 
 @variants

@@ -38,20 +38,17 @@ impl Dir {
         Dir::ALL[i & 3]
     }
 
-    /// The same diagonal seen after turning the board half a turn.
+    /// The opposite direction on the same diagonal. It is also what a
+    /// direction becomes when the board is turned half a turn (the RL frame
+    /// of the player moving down, with [`Geometry::rotate_square`]).
     #[inline]
-    pub fn rotated(self) -> Dir {
+    pub fn reverse(self) -> Dir {
         match self {
             Dir::UpLeft => Dir::DownRight,
             Dir::UpRight => Dir::DownLeft,
             Dir::DownLeft => Dir::UpRight,
             Dir::DownRight => Dir::UpLeft,
         }
-    }
-
-    #[inline]
-    pub fn reverse(self) -> Dir {
-        self.rotated()
     }
 }
 

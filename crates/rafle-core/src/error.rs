@@ -24,7 +24,8 @@ impl fmt::Display for Error {
         match self {
             Error::UnknownVariant(v) => write!(
                 f,
-                "unknown variant {v:?} (expected one of: thai, international, english, checkers)"
+                "unknown variant {v:?} (expected one of: {})",
+                crate::Variant::list()
             ),
             Error::Fen(msg) => write!(f, "invalid FEN: {msg}"),
             Error::MoveSyntax(msg) => write!(f, "malformed move: {msg}"),

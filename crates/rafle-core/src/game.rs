@@ -1,15 +1,10 @@
-//! A game: position, history, draw counters and the result.
-//!
-//! Draw rules (RULES.md): threefold repetition; no progress (plies without a
-//! capture or a man move: 100 thai, 80 english/checkers, 50 international);
-//! international lone-king endings (lone king against three pieces with a
-//! king: 32 plies; against one or two pieces with a king: 10 plies, counted
-//! from the position where that material first stands on the board and
-//! restarted whenever a capture changes it); Thai one king each with no
-//! capture for the mover. A side with no legal move loses; that is checked
-//! before any draw rule.
+//! A game: position, moves played (for undo), the draw rules' state
+//! ([`DrawState`]) and the result. The rules that end a game are in the rule
+//! book ([`crate::rules`], section 7 and the variants' sections);
+//! [`crate::draws`] applies them.
 
 use crate::board::Geometry;
+use crate::draws::{Counters, DrawState, Mark};
 use crate::error::Error;
 use crate::fen::{parse_fen, to_fen};
 use crate::movegen;
@@ -17,7 +12,7 @@ use crate::moves::{Move, MoveList};
 use crate::notation;
 use crate::position::Position;
 use crate::types::Color;
-use crate::variant::{Rules, Variant};
+use crate::variant::Variant;
 use std::fmt;
 
 /// Why a game ended.
@@ -67,15 +62,6 @@ impl Outcome {
             None => "draw",
         }
     }
-
-    /// PDN result tag from White's point of view ("2-0", "0-2", "1-1").
-    pub fn pdn_result(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "2-0",
-            Some(Color::Black) => "0-2",
-            None => "1-1",
-        }
-    }
 }
 
 impl fmt::Display for Outcome {
@@ -87,122 +73,10 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Draw counters carried from ply to ply; `Copy` so searches can keep them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Counters {
-    /// Plies since the last capture or man move.
-    pub reversible: u16,
-    /// Plies since the current lone-king material was reached (international).
-    pub lone_king: u16,
-    /// Limit of the current lone-king class (0 = not in such an ending).
-    pub lone_king_limit: u16,
-}
-
-/// Lone-king class of a position: the ply limit that applies (0 = none).
-pub fn lone_king_limit(pos: &Position) -> u16 {
-    for c in [Color::White, Color::Black] {
-        let (m, k) = pos.material(c);
-        let (om, ok) = pos.material(c.opponent());
-        if m == 0 && k == 1 && ok >= 1 {
-            match om + ok {
-                3 => return 32,
-                1 | 2 => return 10,
-                _ => {}
-            }
-        }
-    }
-    0
-}
-
-impl Counters {
-    /// Counters after `m` was played from `before`, giving `after`.
-    pub fn next<R: Rules>(&self, before: &Position, m: &Move, after: &Position) -> Counters {
-        let man_moved = before.kings & (1u64 << m.from) == 0;
-        let reversible = if m.is_capture() || man_moved {
-            0
-        } else {
-            self.reversible.saturating_add(1)
-        };
-        let (lone_king, lone_king_limit) = if R::LONE_KING_RULES {
-            let limit = lone_king_limit(after);
-            if limit == 0 {
-                (0, 0)
-            } else if limit != self.lone_king_limit || m.is_capture() {
-                (0, limit)
-            } else {
-                (self.lone_king.saturating_add(1), limit)
-            }
-        } else {
-            (0, 0)
-        };
-        Counters {
-            reversible,
-            lone_king,
-            lone_king_limit,
-        }
-    }
-
-    /// Counters for a game set up from a position.
-    pub fn initial<R: Rules>(pos: &Position) -> Counters {
-        Counters {
-            reversible: 0,
-            lone_king: 0,
-            lone_king_limit: if R::LONE_KING_RULES {
-                lone_king_limit(pos)
-            } else {
-                0
-            },
-        }
-    }
-}
-
-/// The outcome of a position given its legal-move count, counters and the
-/// number of times it has occurred (1 = first time).
-pub fn outcome_of<R: Rules>(
-    pos: &Position,
-    num_legal: usize,
-    counters: &Counters,
-    occurrences: usize,
-) -> Option<Outcome> {
-    if num_legal == 0 {
-        return Some(Outcome {
-            winner: Some(pos.side.opponent()),
-            reason: EndReason::NoLegalMove,
-        });
-    }
-    let draw = |reason| {
-        Some(Outcome {
-            winner: None,
-            reason,
-        })
-    };
-    if occurrences >= 3 {
-        return draw(EndReason::Repetition);
-    }
-    if counters.reversible >= R::NO_PROGRESS_PLIES {
-        return draw(EndReason::NoProgress);
-    }
-    if R::LONE_KING_RULES
-        && counters.lone_king_limit > 0
-        && counters.lone_king >= counters.lone_king_limit
-    {
-        return draw(EndReason::LoneKing);
-    }
-    if R::KINGS_ONLY_DRAW
-        && pos.kings == pos.occupied()
-        && pos.white.count_ones() == 1
-        && pos.black.count_ones() == 1
-        && !movegen::has_capture::<R>(pos)
-    {
-        return draw(EndReason::OneKingEach);
-    }
-    None
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     pos: Position,
-    counters: Counters,
+    draws: Mark,
     mv: Move,
 }
 
@@ -211,9 +85,8 @@ struct Undo {
 pub struct Game {
     variant: Variant,
     pos: Position,
-    counters: Counters,
-    /// Hash of every position of the game so far, the current one last.
-    hashes: Vec<u64>,
+    /// Every position of the game (never trimmed, so undo can rewind it).
+    draws: DrawState,
     undo: Vec<Undo>,
     legal: MoveList,
     outcome: Option<Outcome>,
@@ -231,12 +104,11 @@ impl Game {
     }
 
     pub fn from_position(variant: Variant, pos: Position) -> Game {
-        let counters = crate::with_rules!(variant, R => Counters::initial::<R>(&pos));
+        let draws = with_rules!(variant, R => DrawState::new::<R>(&pos));
         let mut g = Game {
             variant,
             pos,
-            counters,
-            hashes: vec![pos.hash()],
+            draws,
             undo: Vec::new(),
             legal: MoveList::new(),
             outcome: None,
@@ -247,26 +119,14 @@ impl Game {
 
     fn refresh(&mut self) {
         let v = self.variant;
-        crate::with_rules!(v, R => {
+        with_rules!(v, R => {
             movegen::generate::<R>(&self.pos, &mut self.legal);
-            let occ = self.occurrences();
-            self.outcome = outcome_of::<R>(&self.pos, self.legal.len(), &self.counters, occ);
+            self.outcome = self.draws.outcome::<R>(&self.pos, self.legal.len());
         });
-    }
-
-    /// How many times the current position has occurred (same pieces, same
-    /// side to move). Only positions since the last capture or man move can
-    /// repeat it.
-    fn occurrences(&self) -> usize {
-        let cur = *self.hashes.last().unwrap_or(&0);
-        let window = self.counters.reversible as usize;
-        self.hashes
-            .iter()
-            .rev()
-            .take(window + 1)
-            .step_by(2)
-            .filter(|&&h| h == cur)
-            .count()
+        // A finished game has no legal moves (rule book G4).
+        if self.outcome.is_some() {
+            self.legal.clear();
+        }
     }
 
     pub fn variant(&self) -> Variant {
@@ -282,7 +142,12 @@ impl Game {
         self.pos.side
     }
     pub fn counters(&self) -> Counters {
-        self.counters
+        self.draws.counters()
+    }
+    /// The draw rules' state of the game (a search starting here takes
+    /// [`DrawState::recent`]).
+    pub fn draw_state(&self) -> &DrawState {
+        &self.draws
     }
     /// Plies played since the start of the game (or the set-up position).
     pub fn ply(&self) -> usize {
@@ -298,8 +163,10 @@ impl Game {
         self.undo.iter().map(|u| &u.mv)
     }
 
-    /// Legal moves of the side to move (empty once the game is over by a draw
-    /// rule is NOT implied: check `outcome`).
+    /// Legal moves of the side to move, each move once; empty once the game
+    /// is over, whether won or drawn. (The moves the move rules alone give
+    /// in a position, draw rules ignored, are `movegen::legal_moves`; perft
+    /// counts those.)
     pub fn legal_moves(&self) -> &[Move] {
         &self.legal
     }
@@ -326,16 +193,15 @@ impl Game {
         };
         let g = self.geometry();
         let before = self.pos;
-        let prev = self.counters;
+        let mark = self.draws.mark();
         self.pos.apply(&g, &m);
         let v = self.variant;
-        self.counters = crate::with_rules!(v, R => self.counters.next::<R>(&before, &m, &self.pos));
+        with_rules!(v, R => self.draws.push::<R>(&before, &m, &self.pos));
         self.undo.push(Undo {
             pos: before,
-            counters: prev,
+            draws: mark,
             mv: m,
         });
-        self.hashes.push(self.pos.hash());
         self.refresh();
         Ok(())
     }
@@ -359,8 +225,7 @@ impl Game {
     pub fn undo(&mut self) -> Result<Move, Error> {
         let u = self.undo.pop().ok_or(Error::NothingToUndo)?;
         self.pos = u.pos;
-        self.counters = u.counters;
-        self.hashes.pop();
+        self.draws.rewind(u.draws);
         self.refresh();
         Ok(u.mv)
     }
@@ -370,7 +235,8 @@ impl Game {
         notation::move_to_string(&self.geometry(), m)
     }
 
-    /// Perft from the current position.
+    /// Perft from the current position: the leaves of the move rules' tree
+    /// (draw rules end games, not perft, as in published perft tables).
     pub fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft_variant(self.variant, &self.pos, depth)
     }

@@ -2,11 +2,18 @@
 //!
 //! Bitboard positions ([`Position`]), one rules description per variant
 //! ([`variant`]), a move generator generic over it ([`movegen`]), PDN FEN and
-//! move notation ([`fen`], [`notation`]), games with draw rules ([`Game`]),
-//! perft ([`perft`]) and an SVG picture of the board ([`svg`]). Rules follow
-//! `shared/RULES.md`.
+//! move notation ([`fen`], [`notation`]), the draw rules' state of a line of
+//! play ([`draws`]), games ([`Game`]), perft ([`perft`]) and an SVG picture
+//! of the board ([`svg`]). The rules are those of the rule book, [`rules`]
+//! (`crates/rafle-core/RULES.md`): every rule with the code that enforces it
+//! and the tests that check it.
+
+// First: the `with_rules!` macro it declares is used by the modules below.
+#[macro_use]
+pub mod variant;
 
 pub mod board;
+pub mod draws;
 pub mod error;
 pub mod fen;
 pub mod game;
@@ -16,15 +23,17 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rng;
+#[doc = include_str!("../RULES.md")]
+pub mod rules {}
 pub mod svg;
 pub mod text;
 pub mod types;
-pub mod variant;
 
 pub use board::{Bits, Dir, Geometry};
+pub use draws::{Counters, DrawState};
 pub use error::Error;
 pub use fen::{parse_fen, to_fen};
-pub use game::{Counters, EndReason, Game, Outcome};
+pub use game::{EndReason, Game, Outcome};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use position::{Piece, Position};
 pub use svg::{board_svg, SvgOptions};

@@ -10,8 +10,8 @@ pub const MAX_JUMPS: usize = 20;
 /// One legal full move. Squares are stored as bit indices (see `board`); use
 /// the `*_square` methods for PDN square numbers.
 ///
-/// Identity (equality, hashing) is (from, to, captured set), as RULES.md says:
-/// two capture paths with the same identity are one move.
+/// Identity (equality, hashing) is (from, to, captured set), as rule B7 of
+/// the rule book says: two capture paths with the same identity are one move.
 #[derive(Clone, Copy, Debug)]
 pub struct Move {
     pub from: u8,

@@ -77,7 +77,7 @@ pub fn parse_move(v: Variant, pos: &Position, legal: &[Move], text: &str) -> Res
     }
     // Another legal path of a move the list keeps under a different path.
     if capture {
-        let paths = crate::with_rules!(v, R => crate::movegen::capture_paths::<R>(pos));
+        let paths = with_rules!(v, R => crate::movegen::capture_paths::<R>(pos));
         if let Some(p) = paths.iter().find(|p| p.path_squares(g) == path) {
             if let Some(m) = cands.iter().find(|m| *m == &p) {
                 return Ok(**m);

@@ -27,7 +27,7 @@ pub fn perft<R: Rules>(pos: &Position, depth: u32) -> u64 {
 
 /// Perft for a variant chosen at run time.
 pub fn perft_variant(v: Variant, pos: &Position, depth: u32) -> u64 {
-    crate::with_rules!(v, R => perft::<R>(pos, depth))
+    with_rules!(v, R => perft::<R>(pos, depth))
 }
 
 /// Perft split by root move: (move, leaf count) pairs.

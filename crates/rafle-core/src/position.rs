@@ -53,7 +53,7 @@ impl Position {
     }
 
     pub fn start(v: Variant) -> Position {
-        crate::with_rules!(v, R => Position::start_of::<R>())
+        with_rules!(v, R => Position::start_of::<R>())
     }
 
     #[inline(always)]
@@ -148,7 +148,7 @@ impl Position {
     }
 
     /// Zobrist hash of pieces and side to move (for repetition and tables).
-    pub fn hash(&self) -> u64 {
+    pub fn zobrist(&self) -> u64 {
         let mut h = if self.side == Color::Black {
             ZOBRIST_SIDE
         } else {
@@ -179,6 +179,25 @@ impl Position {
     }
 }
 
+/// Zobrist key of `after` (`before` with `m` played) from the key `key` of
+/// `before`, changing only the squares the move touches; equal to
+/// [`Position::zobrist`] of `after`.
+#[inline]
+pub fn zobrist_after(mut key: u64, before: &Position, m: &Move, after: &Position) -> u64 {
+    let own = match before.side {
+        Color::White => 0,
+        Color::Black => 2,
+    };
+    let from_king = (before.kings >> m.from & 1) as usize;
+    let to_king = (after.kings >> m.to & 1) as usize;
+    key ^= ZOBRIST[own + from_king][m.from as usize];
+    key ^= ZOBRIST[own + to_king][m.to as usize];
+    for b in Bits(m.captured) {
+        key ^= ZOBRIST[2 - own + (before.kings >> b & 1) as usize][b as usize];
+    }
+    key ^ ZOBRIST_SIDE
+}
+
 const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;
@@ -206,7 +225,33 @@ const fn zobrist_tables() -> ([[u64; 64]; 4], u64) {
 }
 
 const ZOBRIST_ALL: ([[u64; 64]; 4], u64) = zobrist_tables();
-/// Zobrist keys indexed [white man, white king, black man, black king][bit].
+/// Zobrist keys indexed `[white man, white king, black man, black king][bit]`.
 pub const ZOBRIST: [[u64; 64]; 4] = ZOBRIST_ALL.0;
 /// Zobrist key of "Black to move".
 pub const ZOBRIST_SIDE: u64 = ZOBRIST_ALL.1;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::{Game, Variant};
+
+    #[test]
+    fn incremental_zobrist_matches_the_full_key() {
+        for v in Variant::ALL {
+            let mut rng = Rng::new(11);
+            for _ in 0..20 {
+                let mut g = Game::new(v);
+                while !g.is_over() && g.ply() < 200 {
+                    let before = *g.position();
+                    let legal = g.legal_moves();
+                    let m = legal[rng.below(legal.len())];
+                    g.play(&m).unwrap();
+                    let after = *g.position();
+                    let key = zobrist_after(before.zobrist(), &before, &m, &after);
+                    assert_eq!(key, after.zobrist(), "{v} {}", g.fen());
+                }
+            }
+        }
+    }
+}

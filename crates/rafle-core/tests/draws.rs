@@ -1,4 +1,5 @@
-//! Draw rules of RULES.md, each checked to fire exactly at its limit and not
+//! The rules that end a game (rule book, `crates/rafle-core/RULES.md`: T9,
+//! T10, I7-I10, E7, G1-G4), each checked to fire exactly at its limit and not
 //! one ply before, plus the Thai one-king-each rule.
 //!
 //! Long quiet sequences are found by a small depth-first search over real
@@ -8,7 +9,7 @@
 
 use rafle_core::rng::Rng;
 use rafle_core::{
-    game::outcome_of, movegen, Color, Counters, EndReason, Game, Move, Position, Variant,
+    draws::outcome_of, movegen, Color, Counters, EndReason, Game, Move, Position, Variant,
 };
 use std::collections::HashSet;
 
@@ -44,11 +45,13 @@ fn extend(
             continue;
         }
         game.play(&m).unwrap();
-        let h = game.position().hash();
+        let h = game.position().zobrist();
         let last = game.ply() == target;
+        // The move rules' moves: the last position is over, so has no legal move.
+        let next = rafle_core::with_rules!(game.variant(), R => movegen::legal_moves::<R>(game.position()));
         let ok = !seen.contains(&h)
-            && !game.legal_moves().is_empty()
-            && !game.legal_moves()[0].is_capture()
+            && !next.is_empty()
+            && !next[0].is_capture()
             && (last || game.outcome().is_none());
         if ok {
             seen.insert(h);
@@ -65,7 +68,7 @@ fn extend(
 /// A game from `fen` extended to `plies` plies (see `extend`).
 fn quiet_game(v: Variant, fen: &str, plies: usize, men_first: usize, seed: u64) -> Game {
     let mut g = Game::from_fen(v, fen).unwrap();
-    let mut seen = HashSet::from([g.position().hash()]);
+    let mut seen = HashSet::from([g.position().zobrist()]);
     let mut rng = Rng::new(seed);
     let mut budget = 200_000;
     assert!(
@@ -90,8 +93,13 @@ fn assert_fires_at(mut g: Game, limit: usize, reason: EndReason, what: &str) {
         g.play_str("1-5").is_err(),
         "{what}: a finished game takes no move"
     );
+    assert!(
+        g.legal_moves().is_empty(),
+        "{what}: a finished game has no legal move"
+    );
     g.undo().unwrap();
     assert_eq!(g.outcome(), None, "{what}: one ply before ({})", g.fen());
+    assert!(!g.legal_moves().is_empty(), "{what}: one ply before");
 }
 
 #[test]
@@ -139,12 +147,12 @@ fn threefold_repetition() {
 fn repetition_needs_the_same_side_to_move() {
     // Same pieces, other side to move: not the same position.
     let mut g = Game::from_fen(T, "W:W29,K32:B4,K1").unwrap();
-    let a = g.position().hash();
+    let a = g.position().zobrist();
     g.play_str("32-28").unwrap();
     let mut p = *g.position();
     p.side = Color::White;
-    assert_ne!(p.hash(), g.position().hash());
-    assert_ne!(a, g.position().hash());
+    assert_ne!(p.zobrist(), g.position().zobrist());
+    assert_ne!(a, g.position().zobrist());
 }
 
 #[test]
@@ -163,7 +171,10 @@ fn international_lone_king_rules() {
     assert_fires_at(g, 10, EndReason::LoneKing, "5-move rule, king against king");
     // Lone king against three pieces without a king: no rule.
     let g = Game::from_fen(I, "W:WK46:B1,2,3").unwrap();
-    assert_eq!(rafle_core::game::lone_king_limit(g.position()), 0);
+    assert_eq!(
+        rafle_core::draws::lone_king_limit::<rafle_core::International>(g.position()),
+        0
+    );
     assert_eq!(g.counters().lone_king_limit, 0);
 }
 
@@ -178,7 +189,7 @@ fn lone_king_count_starts_when_the_material_is_reached() {
         (0, 32)
     );
     let fen = g.fen();
-    let mut seen = HashSet::from([g.position().hash()]);
+    let mut seen = HashSet::from([g.position().zobrist()]);
     let mut budget = 200_000;
     let ok = extend(&mut g, 33, 0, &mut seen, &mut Rng::new(21), &mut budget);
     assert!(ok, "no quiet line from {fen}");
@@ -211,6 +222,17 @@ fn lone_king_class_change_restarts_the_count() {
     after.apply(&I.geometry(), &m);
     let n = c.next::<rafle_core::International>(&before, &m, &after);
     assert_eq!((n.reversible, n.lone_king, n.lone_king_limit), (21, 21, 32));
+}
+
+#[test]
+fn a_drawn_position_has_no_legal_moves_but_perft_counts_the_move_rules() {
+    // Thai, one king each: drawn at once, so no legal move, although the move
+    // rules give the white king six moves (what perft counts).
+    let g = Game::from_fen(T, "W:WK29:BK4").unwrap();
+    assert_eq!(g.outcome().map(|o| o.winner), Some(None));
+    assert!(g.legal_moves().is_empty());
+    let rule_moves = movegen::legal_moves::<rafle_core::Thai>(g.position());
+    assert_eq!((rule_moves.len(), g.perft(1)), (6, 6));
 }
 
 #[test]

@@ -55,7 +55,7 @@ fn round_trips_on_random_games() {
                 let fen = g.fen();
                 let pos = parse_fen(v, &fen).unwrap();
                 assert_eq!(&pos, g.position(), "{v} {fen}");
-                assert_eq!(pos.hash(), g.position().hash());
+                assert_eq!(pos.zobrist(), g.position().zobrist());
                 assert_eq!(to_fen(v, &pos), fen);
                 // Move print/parse, full path and short form.
                 for m in g.legal_moves() {
@@ -109,7 +109,8 @@ fn short_form_of_captures() {
         );
         assert_eq!(g2.ply(), 0);
     }
-    // Unambiguous short forms (RULES.md's FMJD table writes them so).
+    // Unambiguous short forms (the rule book's FMJD table, section 4, writes
+    // them so).
     let g = Game::from_fen(I, "W:WK1:B7,9,17,19,20,30,31,33,43,44").unwrap();
     assert_eq!(g.parse_move("1x15").unwrap().num_captured(), 10);
     let g = Game::from_fen(I, "W:W48:B24,K31,34,K42,43").unwrap();
@@ -279,6 +280,38 @@ fn variant_names() {
             bad.parse::<Variant>(),
             Err(Error::UnknownVariant(bad.to_string()))
         );
+    }
+}
+
+#[test]
+fn aliases_and_the_list_in_the_error() {
+    for alias in ["intl", "10x10", " INTL "] {
+        assert_eq!(alias.parse::<Variant>(), Ok(Variant::International));
+    }
+    let msg = "chess".parse::<Variant>().unwrap_err().to_string();
+    for v in Variant::ALL {
+        assert!(msg.contains(v.name()), "{msg}");
+    }
+    assert_eq!(
+        msg,
+        "unknown variant \"chess\" (expected one of: thai, international, english, checkers)"
+    );
+}
+
+#[test]
+fn pdn_game_types_and_result_tokens() {
+    // pdn.fmjd.org/gametype.html: 20 international (results 2-0, 0-2, 1-1),
+    // 21 English draughts, 31 Thai (results 1-0, 0-1, 1/2-1/2).
+    use rafle_core::Color::{Black, White};
+    for (v, game_type, tokens) in [
+        (Variant::International, 20, ["2-0", "0-2", "1-1"]),
+        (Variant::English, 21, ["1-0", "0-1", "1/2-1/2"]),
+        (Variant::Checkers, 21, ["1-0", "0-1", "1/2-1/2"]),
+        (Variant::Thai, 31, ["1-0", "0-1", "1/2-1/2"]),
+    ] {
+        assert_eq!(v.pdn_game_type(), game_type, "{v}");
+        let got = [Some(White), Some(Black), None].map(|w| v.pdn_result(w));
+        assert_eq!(got, tokens, "{v}");
     }
 }
 

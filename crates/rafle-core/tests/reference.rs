@@ -1,16 +1,20 @@
 //! The bitboard move generator against a slow, plain reference written
-//! straight from RULES.md (a row/column grid, no bit tricks), on thousands
+//! straight from the rule book (`crates/rafle-core/RULES.md`; a row/column
+//! grid, no bit tricks), on thousands
 //! of random positions of every variant: the same legal moves (identity and
-//! paths), the same positions after each move.
+//! paths), the same positions after each move; and the same perft as the
+//! tables of `tests/data/perft.toml` at small depths.
 
 mod common;
+#[path = "common/perft_data.rs"]
+mod perft_data;
 
 use common::scale;
 use rafle_core::rng::Rng;
 use rafle_core::{parse_fen, to_fen, Color, Game, Piece, Position, Variant};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A move's identity (RULES.md): (from, to, captured squares).
+/// A move's identity (rule book B7): (from, to, captured squares).
 type Identity = (usize, usize, BTreeSet<usize>);
 
 /// The reference: the board as a grid of squares.
@@ -236,11 +240,13 @@ impl Board {
 fn compare(v: Variant, pos: &Position) -> usize {
     let fen = to_fen(v, pos);
     let game = Game::from_position(v, *pos);
+    // The move generator's list (a game's list is empty once the game is over).
+    let moves = rafle_core::with_rules!(v, R => rafle_core::movegen::legal_moves::<R>(pos));
     let g = v.geometry();
     let board = Board::new(v, pos);
     let want = board.legal();
     let mut got: BTreeMap<Identity, Vec<usize>> = BTreeMap::new();
-    for m in game.legal_moves() {
+    for m in &moves {
         let id = (
             m.from_square(&g),
             m.to_square(&g),
@@ -264,7 +270,7 @@ fn compare(v: Variant, pos: &Position) -> usize {
     let want_ids: BTreeSet<&Identity> = want.keys().collect();
     let got_ids: BTreeSet<&Identity> = got.keys().collect();
     assert_eq!(got_ids, want_ids, "{v} {fen}: legal move identities differ");
-    for m in game.legal_moves() {
+    for m in &moves {
         let id = (
             m.from_square(&g),
             m.to_square(&g),
@@ -375,4 +381,28 @@ fn reference_agrees_on_rule_book_examples() {
     assert_eq!(b(Variant::International, "W:WK47:B9,12,33"), 3);
     assert_eq!(b(Variant::English, "W:W26:B14,22,23"), 1);
     assert_eq!(b(Variant::Checkers, "W:W26:B14,22,23"), 2);
+}
+
+/// Perft by the reference alone, from a FEN.
+fn reference_perft(v: Variant, fen: &str, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let board = Board::new(v, &parse_fen(v, fen).unwrap());
+    board
+        .legal()
+        .keys()
+        .map(|id| reference_perft(v, &board.play(id), depth - 1))
+        .sum()
+}
+
+#[test]
+fn reference_perft_matches_the_tables_at_small_depths() {
+    // Computed tables too: the reference is the second implementation.
+    for t in perft_data::tables() {
+        for (depth, expect) in t.depths_within(10_000) {
+            let got = reference_perft(t.variant(), &t.fen, depth);
+            assert_eq!(got, expect, "{} depth {depth}", t.label());
+        }
+    }
 }

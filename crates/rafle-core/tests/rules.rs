@@ -1,8 +1,9 @@
-//! One test position per rule of `shared/RULES.md`, in every variant the rule
+//! One test position per move rule of the rule book
+//! (`crates/rafle-core/RULES.md`, sections 1-6), in every variant the rule
 //! touches, as data: (variants, FEN, expected legal moves, rule cited).
 //!
 //! An expected move is written either as a full path (`29x18x8`; alternatives
-//! for one deduplicated move separated by `|`), or, where RULES.md names a
+//! for one deduplicated move separated by `|`), or, where the rule book names a
 //! move by its end points, as `from x to [captured squares]`, which matches
 //! any path with that identity. The engine's list must match the expected
 //! list one to one, so a duplicate or a missing move fails.
@@ -251,7 +252,7 @@ const CASES: &[Case] = &[
         &["28x19x8x17x28|28x17x8x19x28"],
         "duplicate paths counted once; a man returns to its (empty) start square capturing backward",
     ),
-    // --- FMJD reference positions (RULES.md table, kept in the dctl test suite).
+    // --- FMJD reference positions (rule book section 4, kept in the dctl test suite).
     case(
         &[I],
         "W:WK47:B9,12,33",
@@ -521,10 +522,10 @@ fn half_turn_maps_square_s_to_n_n_half_plus_one_minus_s() {
             let r = g.rotate_square(s);
             let ((r0, c0), (r1, c1)) = (g.row_col(s), g.row_col(r));
             assert_eq!((r0 + r1, c0 + c1), (g.n - 1, g.n - 1), "{v} {s}");
-            // A step seen from the other side is the rotated step.
+            // A step seen from the other side is the reversed step.
             for d in Dir::ALL {
                 let here = g.step(1 << g.bit_of(s), d);
-                let there = g.step(1 << g.bit_of(r), d.rotated());
+                let there = g.step(1 << g.bit_of(r), d.reverse());
                 assert_eq!(here == 0, there == 0, "{v} {s} {d:?}");
                 if here != 0 {
                     let a = g.square_of(here.trailing_zeros());

@@ -63,7 +63,7 @@ pub fn decode_step(v: Variant, side: Color, a: usize) -> Option<(usize, usize)> 
     let g = v.geometry();
     let (from, d) = match side {
         Color::White => (sq0 + 1, Dir::from_index(dir)),
-        Color::Black => (g.rotate_square(sq0 + 1), Dir::from_index(dir).rotated()),
+        Color::Black => (g.rotate_square(sq0 + 1), Dir::from_index(dir).reverse()),
     };
     let mut bb = 1u64 << g.bit_of(from);
     for _ in 0..dist {
@@ -135,7 +135,7 @@ impl Tables {
                     ray |= bb;
                     action[0][f][t] = (((s - 1) * 4 + d.index()) * r + dist - 1) as u16;
                     let fs = g.rotate_square(s);
-                    action[1][f][t] = (((fs - 1) * 4 + d.rotated().index()) * r + dist - 1) as u16;
+                    action[1][f][t] = (((fs - 1) * 4 + d.reverse().index()) * r + dist - 1) as u16;
                 }
             }
         }

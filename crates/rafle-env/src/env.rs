@@ -1,16 +1,16 @@
 //! One game seen step by step: the state between steps of a multi-capture is
 //! kept (same player to act, jumped pieces still on the board), the legal
 //! steps come from the rule engine's full moves (majority rule included), and
-//! the draw rules are rafle-core's (`Counters`, `outcome_of`), so an episode
+//! the draw rules are rafle-core's (`DrawState`, `outcome_of`), so an episode
 //! ends exactly where a `rafle_core::Game` would.
 
 use crate::action::{self, Tables};
 use crate::error::EnvError;
 use crate::obs::{self, ObsBoard};
-use rafle_core::game::outcome_of;
+use rafle_core::draws::outcome_of;
 use rafle_core::{
-    movegen, parse_fen, Color, Counters, EndReason, Move, MoveList, Outcome, Position, Rules,
-    Variant,
+    movegen, parse_fen, Color, Counters, DrawState, EndReason, Move, MoveList, Outcome, Position,
+    Rules, Variant,
 };
 use smallvec::SmallVec;
 
@@ -54,8 +54,8 @@ pub struct StepInfo {
 pub type ActionList = SmallVec<[u16; 64]>;
 
 /// One game as seen step by step. Clone is cheap enough for search: the only
-/// heap part is the repetition-hash history (at most the no-progress limit
-/// plus one entries, since older positions can never repeat).
+/// heap part is the draw state's position keys (at most the no-progress limit
+/// plus one, since older positions can never repeat).
 #[derive(Clone, Debug)]
 pub struct Env {
     variant: Variant,
@@ -65,14 +65,10 @@ pub struct Env {
     tables: &'static Tables,
     /// The board before the pending chain (its jumps not yet applied).
     pos: Position,
-    counters: Counters,
-    /// The repetition window of rafle-core's `Game`: the positions since the
-    /// last capture or man move, the current one last. Its first position is
-    /// kept whole (hashed only when a comparison needs it, which spares the
-    /// hashing after most moves), the later ones as hashes.
-    window_start: Position,
-    hashes: Vec<u64>,
-    /// Times the current position has occurred (1 = first time).
+    /// Counters and the positions that can still repeat (trimmed after each
+    /// full move: an episode never goes back).
+    draws: DrawState,
+    /// Times the current position has occurred (1 = first time), from `draws`.
     occurrences: u8,
     /// Full moves still consistent with the steps of the pending chain.
     legal: MoveList,
@@ -110,9 +106,7 @@ impl Env {
             start: pos,
             tables: action::tables(v),
             pos,
-            counters: Counters::default(),
-            window_start: pos,
-            hashes: Vec::new(),
+            draws: rafle_core::with_rules!(v, R => DrawState::new::<R>(&pos)),
             occurrences: 1,
             legal: MoveList::new(),
             actions: ActionList::new(),
@@ -132,14 +126,11 @@ impl Env {
     /// Back to the start position.
     pub fn reset(&mut self) {
         self.pos = self.start;
-        self.counters =
-            rafle_core::with_rules!(self.variant, R => Counters::initial::<R>(&self.pos));
-        self.window_start = self.pos;
-        self.hashes.clear();
+        rafle_core::with_rules!(self.variant, R => self.draws.reset::<R>(&self.pos));
         // Room for the longest window (the no-progress limit), so that steps
         // never allocate (a clone starts with less).
-        self.hashes
-            .reserve(crate::no_progress_limit(self.variant) + 1);
+        self.draws
+            .reserve(self.variant.no_progress_plies() as usize + 1);
         self.ply = 0;
         self.truncated = false;
         self.illegal_loss = false;
@@ -183,7 +174,7 @@ impl Env {
 
     /// Draw counters of the current position.
     pub fn counters(&self) -> Counters {
-        self.counters
+        self.draws.counters()
     }
 
     /// Times the current position has occurred in this episode (1 = first).
@@ -393,13 +384,8 @@ impl Env {
         let actor = self.pos.side;
         let before = self.pos;
         self.pos.apply(&R::GEO, m);
-        self.counters = self.counters.next::<R>(&before, m, &self.pos);
-        if self.counters.reversible == 0 {
-            self.window_start = self.pos;
-            self.hashes.clear();
-        } else {
-            self.hashes.push(self.pos.hash());
-        }
+        self.draws.push::<R>(&before, m, &self.pos);
+        self.draws.trim();
         self.ply += 1;
         self.clear_chain();
         self.refresh::<R>();
@@ -438,19 +424,10 @@ impl Env {
     /// Legal moves, repetition count and result of the (new) current position.
     fn refresh<R: Rules>(&mut self) {
         movegen::generate::<R>(&self.pos, &mut self.legal);
-        // Same count as rafle_core::Game: the entries of the window at an even
-        // distance from the current one (same side to move) with its hash.
-        let occ = match self.hashes.last() {
-            None => 1,
-            Some(&cur) => {
-                let n = self.hashes.len();
-                let later = self.hashes.iter().rev().step_by(2);
-                later.filter(|&&h| h == cur).count()
-                    + usize::from(n.is_multiple_of(2) && self.window_start.hash() == cur)
-            }
-        };
+        let occ = self.draws.occurrences();
         self.occurrences = occ.min(u8::MAX as usize) as u8;
-        self.outcome = outcome_of::<R>(&self.pos, self.legal.len(), &self.counters, occ);
+        let counters = self.draws.counters();
+        self.outcome = outcome_of::<R>(&self.pos, self.legal.len(), &counters, occ);
         if self.outcome.is_some() {
             self.legal.clear();
             self.actions.clear();
@@ -493,7 +470,7 @@ impl Env {
             }
             chain_piece = at;
         }
-        let limit = crate::no_progress_limit(self.variant) as f32;
+        let limit = f32::from(self.variant.no_progress_plies());
         ObsBoard {
             side: p.side,
             planes: [
@@ -505,7 +482,7 @@ impl Env {
                 chain_piece,
             ],
             constants: [
-                (self.counters.reversible as f32 / limit).min(1.0),
+                (self.draws.counters().reversible as f32 / limit).min(1.0),
                 (self.occurrences.saturating_sub(1)) as f32 / 2.0,
             ],
         }

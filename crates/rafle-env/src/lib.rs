@@ -1,4 +1,6 @@
-//! rafle-env: the RL view of the rule engine (DESIGN.md "The RL view").
+//! rafle-env: the RL view of the rule engine (README.md, "Architecture":
+//! the RL view; the codec and the planes are specified in [`action`] and
+//! [`obs`]).
 //!
 //! - [`action`]: the action codec (one action = one step of a move; a
 //!   multi-capture is a chain of steps by the same player), in the mover's frame.
@@ -33,8 +35,3 @@ pub use obs::{observation_len, observation_shape, NUM_PLANES};
 pub use rafle_core::Variant;
 pub use snapshot::Snapshot;
 pub use vec_env::{Batch, EpisodeStat, Outputs, VecEnv};
-
-/// Plies without progress after which the variant's game is drawn.
-pub(crate) fn no_progress_limit(v: Variant) -> usize {
-    rafle_core::with_rules!(v, R => <R as rafle_core::Rules>::NO_PROGRESS_PLIES as usize)
-}

@@ -15,8 +15,8 @@
 //!                        no chain is pending); during a chain planes 0/1 show
 //!                        it on its current square, not on its start square
 //!    6    no progress    constant plane: plies since the last capture or man
-//!                        move / the variant's limit (100 thai, 80 english and
-//!                        checkers, 50 international), in [0, 1]
+//!                        move / the variant's no-progress limit
+//!                        (`Variant::no_progress_plies`), in [0, 1]
 //!    7    repetition     constant plane: (occurrences of the current position
 //!                        - 1) / 2, so 0, 0.5 (seen twice) or 1 (third time)
 //! ```

@@ -88,19 +88,15 @@ impl Game {
         self.game.fen()
     }
 
-    /// Legal moves in full path notation, each move once (empty once the game is over).
+    /// Legal moves in full path notation, each move once; empty once the
+    /// game is over, whether won or drawn (`perft` still counts the moves of
+    /// the move rules).
     fn legal_moves(&self) -> Vec<String> {
-        if self.game.is_over() {
-            return Vec::new();
-        }
-        let mut out: Vec<String> = Vec::with_capacity(self.game.legal_moves().len());
-        for m in self.game.legal_moves() {
-            let s = self.game.move_string(m);
-            if !out.contains(&s) {
-                out.push(s);
-            }
-        }
-        out
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| self.game.move_string(m))
+            .collect()
     }
 
     /// Plays a move; ValueError if it is malformed, illegal or the game is over.

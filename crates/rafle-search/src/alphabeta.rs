@@ -8,18 +8,18 @@
 //! searches all its (capturing) moves; only a quiet node is evaluated. At the
 //! horizon, a quiet node whose opponent threatens a capture gets one more ply
 //! of quiet moves. A node with a single legal move is not counted as a ply.
-//! Draws: repetition of a position of the game or of the search path since
-//! the last irreversible move, and the variant's draw rules through
-//! [`rafle_core::game::outcome_of`].
+//! Draws: the game's [`DrawState`] goes on along the search path, so a
+//! position that repeats one of the game or of the path (since the last
+//! irreversible move) scores as a draw at its second occurrence, and the
+//! variant's other draw rules apply through [`outcome_of`].
 
 use crate::eval::evaluate;
 use crate::tt::{Bound, TransTable};
 use crate::Player;
-use rafle_core::game::outcome_of;
+use rafle_core::draws::outcome_of;
 use rafle_core::movegen::{generate, has_capture};
-use rafle_core::position::{ZOBRIST, ZOBRIST_SIDE};
 use rafle_core::rng::Rng;
-use rafle_core::{Bits, Color, Counters, Game, Move, MoveList, Position, Rules, Variant};
+use rafle_core::{DrawState, Game, Move, MoveList, Position, Rules, Variant};
 use smallvec::SmallVec;
 use std::time::{Duration, Instant};
 
@@ -98,21 +98,11 @@ impl AlphaBeta {
 
     /// Searches the position of `game` (which must not be over).
     pub fn search(&mut self, game: &Game) -> SearchResult {
-        // Positions since the last irreversible move can repeat: collect them.
-        let mut past = game.clone();
-        let mut path = vec![game.position().hash()];
-        for _ in 0..game.counters().reversible {
-            if past.undo().is_err() {
-                break;
-            }
-            path.push(past.position().hash());
-        }
-        path.reverse();
         self.tt.new_search();
         let result = rafle_core::with_rules!(self.variant, R => {
             let mut s = Search::<R> {
                 tt: &mut self.tt,
-                path,
+                draws: game.draw_state().recent(),
                 killers: [[None; 2]; MAX_PLY + 1],
                 history: vec![0; 64 * 64],
                 nodes: 0,
@@ -148,9 +138,9 @@ impl Player for AlphaBeta {
 /// monomorphised.
 struct Search<'a, R: Rules> {
     tt: &'a mut TransTable,
-    /// Hashes of the game since the last irreversible move, then of the
-    /// search path; the current position last.
-    path: Vec<u64>,
+    /// The game's positions since the last irreversible move, then the
+    /// search path's; the current node last.
+    draws: DrawState,
     killers: [[Option<(u8, u8, u64)>; 2]; MAX_PLY + 1],
     /// Cut-off counts by (from, to) bit index.
     history: Vec<u32>,
@@ -162,24 +152,6 @@ struct Search<'a, R: Rules> {
 
 fn ident(m: &Move) -> (u8, u8, u64) {
     (m.from, m.to, m.captured)
-}
-
-/// Zobrist hash of `after` (= `before` with `m` played), updated from the
-/// hash `h` of `before` (the same keys as [`Position::hash`]).
-#[inline]
-fn hash_after(mut h: u64, before: &Position, m: &Move, after: &Position) -> u64 {
-    let own = match before.side {
-        Color::White => 0,
-        Color::Black => 2,
-    };
-    let from_king = (before.kings >> m.from & 1) as usize;
-    let to_king = (after.kings >> m.to & 1) as usize;
-    h ^= ZOBRIST[own + from_king][m.from as usize];
-    h ^= ZOBRIST[own + to_king][m.to as usize];
-    for b in Bits(m.captured) {
-        h ^= ZOBRIST[2 - own + (before.kings >> b & 1) as usize][b as usize];
-    }
-    h ^ ZOBRIST_SIDE
 }
 
 /// Scores as stored in the table are relative to the node, not the root.
@@ -206,7 +178,6 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 impl<R: Rules> Search<'_, R> {
     fn root(&mut self, game: &Game, limits: Limits, rng: &mut Rng) -> SearchResult {
         let pos = *game.position();
-        let counters = game.counters();
         let mut moves: Vec<Move> = game.legal_moves().to_vec();
         // Shuffle so that equal moves are chosen by the seed, not by generation order.
         for i in (1..moves.len()).rev() {
@@ -225,14 +196,7 @@ impl<R: Rules> Search<'_, R> {
             let mut alpha = -INF;
             let mut iter_best = 0;
             for (i, m) in moves.iter().enumerate() {
-                let score = self.child(
-                    (&pos, &counters),
-                    m,
-                    depth as i32 - 1,
-                    1,
-                    (alpha, INF),
-                    i == 0,
-                );
+                let score = self.child(&pos, m, depth as i32 - 1, 1, (alpha, INF), i == 0);
                 if self.stopped {
                     break;
                 }
@@ -274,7 +238,7 @@ impl<R: Rules> Search<'_, R> {
     /// (unless `full`), then a full window when it may raise alpha.
     fn child(
         &mut self,
-        (pos, counters): (&Position, &Counters),
+        pos: &Position,
         m: &Move,
         depth: i32,
         ply: usize,
@@ -283,31 +247,20 @@ impl<R: Rules> Search<'_, R> {
     ) -> i32 {
         let mut next = *pos;
         next.apply(&R::GEO, m);
-        let next_counters = counters.next::<R>(pos, m, &next);
-        let key = hash_after(*self.path.last().unwrap_or(&0), pos, m, &next);
-        debug_assert_eq!(key, next.hash());
-        self.path.push(key);
+        let mark = self.draws.mark();
+        self.draws.push::<R>(pos, m, &next);
         let score = if full || alpha <= -INF || beta - alpha <= 1 {
-            -self.negamax(&next, &next_counters, depth, ply, -beta, -alpha)
+            -self.negamax(&next, depth, ply, -beta, -alpha)
         } else {
-            let s = -self.negamax(&next, &next_counters, depth, ply, -alpha - 1, -alpha);
+            let s = -self.negamax(&next, depth, ply, -alpha - 1, -alpha);
             if s > alpha && s < beta && !self.stopped {
-                -self.negamax(&next, &next_counters, depth, ply, -beta, -alpha)
+                -self.negamax(&next, depth, ply, -beta, -alpha)
             } else {
                 s
             }
         };
-        self.path.pop();
+        self.draws.rewind(mark);
         score
-    }
-
-    /// Has the current position (last on the path) occurred before with the
-    /// same side to move since the last irreversible move?
-    fn repeated(&self, reversible: u16) -> bool {
-        let n = self.path.len();
-        let cur = self.path[n - 1];
-        let window = (reversible as usize).min(n - 1);
-        (2..=window).step_by(2).any(|k| self.path[n - 1 - k] == cur)
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -349,10 +302,10 @@ impl<R: Rules> Search<'_, R> {
         self.history[m.from as usize * 64 + m.to as usize] as i64
     }
 
+    /// Searches `pos`, the current node of `self.draws`.
     fn negamax(
         &mut self,
         pos: &Position,
-        counters: &Counters,
         depth: i32,
         ply: usize,
         mut alpha: i32,
@@ -362,7 +315,9 @@ impl<R: Rules> Search<'_, R> {
         if self.out_of_time() {
             return 0;
         }
-        if self.repeated(counters.reversible) {
+        // A repetition scores as a draw at once: the side that could repeat
+        // once can repeat again.
+        if self.draws.occurrences() >= 2 {
             return 0;
         }
         let mut moves = MoveList::new();
@@ -370,8 +325,9 @@ impl<R: Rules> Search<'_, R> {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        if outcome_of::<R>(pos, moves.len(), counters, 1).is_some() {
-            return 0; // a draw rule (the no-legal-move loss was handled above)
+        // A draw rule (the no-legal-move loss and repetitions were handled above).
+        if outcome_of::<R>(pos, moves.len(), &self.draws.counters(), 1).is_some() {
+            return 0;
         }
         let capturing = moves[0].is_capture();
         if ply >= MAX_PLY {
@@ -387,7 +343,7 @@ impl<R: Rules> Search<'_, R> {
             }
         }
 
-        let key = *self.path.last().unwrap_or(&0);
+        let key = self.draws.key();
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key) {
             if e.has_move {
@@ -432,14 +388,7 @@ impl<R: Rules> Search<'_, R> {
             moves.swap(i, top);
             keys.swap(i, top);
             let m = &moves[i];
-            let score = self.child(
-                (pos, counters),
-                m,
-                child_depth,
-                ply + 1,
-                (alpha, beta),
-                i == 0,
-            );
+            let score = self.child(pos, m, child_depth, ply + 1, (alpha, beta), i == 0);
             if self.stopped {
                 return 0;
             }
@@ -479,24 +428,6 @@ impl<R: Rules> Search<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn incremental_hash_matches_the_full_hash() {
-        for v in Variant::ALL {
-            let mut rng = Rng::new(11);
-            for _ in 0..20 {
-                let mut g = Game::new(v);
-                while !g.is_over() && g.ply() < 200 {
-                    let before = *g.position();
-                    let legal = g.legal_moves();
-                    let m = legal[rng.below(legal.len())];
-                    g.play(&m).unwrap();
-                    let after = *g.position();
-                    assert_eq!(hash_after(before.hash(), &before, &m, &after), after.hash());
-                }
-            }
-        }
-    }
 
     #[test]
     fn time_limit_stops_the_search() {

@@ -1,11 +1,10 @@
 //! PDN output of arena games, and a small reader for it.
 //!
 //! Tags written: Event, Round, White, Black, Result, GameType, Variant,
-//! Termination, PlyCount, Opening. GameType follows the PDN standard table
-//! (pdn.fmjd.org/gametype.html): 20 international, 21 English draughts (used
-//! for both `english` and `checkers`; the `Variant` tag tells them apart), 31
-//! Thai. Results use the standard's result type of each game type: `2-0`,
-//! `0-2`, `1-1` for international, `1-0`, `0-1`, `1/2-1/2` otherwise.
+//! Termination, PlyCount, Opening. GameType and the result tokens are the
+//! PDN standard's for the variant (`Rules::PDN_GAME_TYPE`,
+//! `Rules::PDN_RESULTS` in rafle-core; `english` and `checkers` share game
+//! type 21 and the `Variant` tag tells them apart).
 //! Movetext uses full capture paths (`28x19x10`) and starts with the
 //! variant's first player (Black in thai, english and checkers).
 
@@ -13,28 +12,6 @@ use crate::arena::GameRecord;
 use rafle_core::notation::move_to_string;
 use rafle_core::{Color, Game, Variant};
 use std::fmt::Write;
-
-/// The PDN GameType number of a variant.
-pub fn game_type(v: Variant) -> u32 {
-    match v {
-        Variant::International => 20,
-        Variant::English | Variant::Checkers => 21,
-        Variant::Thai => 31,
-    }
-}
-
-/// The result token for a winner (None = draw) in the variant's result type.
-pub fn result_token(v: Variant, winner: Option<Color>) -> &'static str {
-    let international = v == Variant::International;
-    match (winner, international) {
-        (Some(Color::White), true) => "2-0",
-        (Some(Color::Black), true) => "0-2",
-        (None, true) => "1-1",
-        (Some(Color::White), false) => "1-0",
-        (Some(Color::Black), false) => "0-1",
-        (None, false) => "1/2-1/2",
-    }
-}
 
 /// The winner named by a result token (`Some(None)` = draw; None = unknown).
 pub fn parse_result(tok: &str) -> Option<Option<Color>> {
@@ -54,7 +31,7 @@ fn escape(s: &str) -> String {
 pub fn write_game(rec: &GameRecord, event: &str) -> String {
     let v = rec.variant;
     let g = v.geometry();
-    let result = result_token(v, rec.winner);
+    let result = v.pdn_result(rec.winner);
     let mut out = String::new();
     let mut tag = |k: &str, val: &str| {
         let _ = writeln!(out, "[{k} \"{}\"]", escape(val));
@@ -64,7 +41,7 @@ pub fn write_game(rec: &GameRecord, event: &str) -> String {
     tag("White", &rec.white);
     tag("Black", &rec.black);
     tag("Result", result);
-    tag("GameType", &game_type(v).to_string());
+    tag("GameType", &v.pdn_game_type().to_string());
     tag("Variant", v.name());
     tag("Termination", &rec.termination.to_string());
     tag("PlyCount", &rec.moves.len().to_string());

@@ -1,5 +1,5 @@
 //! Transposition table for alpha-beta: one entry per slot, indexed by the low
-//! bits of the Zobrist hash ([`rafle_core::Position::hash`]) and checked
+//! bits of the Zobrist hash ([`rafle_core::Position::zobrist`]) and checked
 //! against the full key.
 //!
 //! Replacement: an entry from an older search (generation) or a shallower
@@ -31,14 +31,6 @@ pub struct Entry {
     generation: u8,
     /// false for an empty slot.
     pub has_move: bool,
-}
-
-impl Entry {
-    /// Does `m` match the stored best move?
-    #[inline]
-    pub fn is_move(&self, m: &Move) -> bool {
-        self.has_move && m.from == self.from && m.to == self.to && m.captured == self.captured
-    }
 }
 
 #[derive(Debug)]

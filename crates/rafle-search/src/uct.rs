@@ -5,15 +5,15 @@
 //! rollout is scored by material (a lead of at least one man counts as a
 //! win), which keeps long random games from drowning the signal in noise.
 //! Values are stored from the point of view of the player who made the move
-//! into the node: 1 win, 0.5 draw, 0 loss. Repetitions are not tracked inside
-//! the tree; the no-progress and other draw rules are.
+//! into the node: 1 win, 0.5 draw, 0 loss. The game's [`DrawState`] goes on
+//! along each simulation (tree path, then rollout), so every draw rule,
+//! threefold repetition included, ends games as in the real game.
 
 use crate::eval::piece_values;
 use crate::Player;
-use rafle_core::game::outcome_of;
 use rafle_core::movegen::generate;
 use rafle_core::rng::Rng;
-use rafle_core::{Color, Counters, Game, Move, MoveList, Position, Rules, Variant};
+use rafle_core::{Color, DrawState, Game, Move, MoveList, Position, Rules, Variant};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UctConfig {
@@ -71,7 +71,8 @@ impl Player for Uct {
             return legal[0];
         }
         let (m, n) = rafle_core::with_rules!(self.variant, R => {
-            Tree::<R>::new(*game.position(), game.counters(), self.cfg).run(&mut self.rng)
+            let draws = game.draw_state().recent();
+            Tree::<R>::new(*game.position(), draws, self.cfg).run(&mut self.rng)
         });
         self.nodes += n;
         m
@@ -84,7 +85,6 @@ impl Player for Uct {
 
 struct Node {
     pos: Position,
-    counters: Counters,
     /// The move that led here (None at the root).
     mv: Option<Move>,
     parent: usize,
@@ -101,44 +101,45 @@ struct Node {
 
 struct Tree<R: Rules> {
     nodes: Vec<Node>,
+    /// The game's draw state at the root, extended along the current
+    /// simulation (its current position is the node or rollout position
+    /// being looked at).
+    draws: DrawState,
     cfg: UctConfig,
     _rules: std::marker::PhantomData<R>,
 }
 
 /// Value, for the player who just moved (not `pos.side`), of a finished game
-/// at `pos`, or None if it is not over.
-fn terminal_value<R: Rules>(pos: &Position, moves: &MoveList, counters: &Counters) -> Option<f64> {
-    outcome_of::<R>(pos, moves.len(), counters, 1).map(|o| match o.winner {
-        None => 0.5,
-        Some(c) if c == pos.side => 0.0,
-        Some(_) => 1.0,
-    })
+/// at `pos` (the current position of `draws`), or None if it is not over.
+fn terminal_value<R: Rules>(pos: &Position, moves: &MoveList, draws: &DrawState) -> Option<f64> {
+    draws
+        .outcome::<R>(pos, moves.len())
+        .map(|o| match o.winner {
+            None => 0.5,
+            Some(c) if c == pos.side => 0.0,
+            Some(_) => 1.0,
+        })
 }
 
 impl<R: Rules> Tree<R> {
-    fn new(pos: Position, counters: Counters, cfg: UctConfig) -> Tree<R> {
+    fn new(pos: Position, draws: DrawState, cfg: UctConfig) -> Tree<R> {
         let mut t = Tree {
             nodes: Vec::with_capacity(cfg.simulations as usize + 1),
+            draws,
             cfg,
             _rules: std::marker::PhantomData,
         };
-        t.push(pos, counters, None, 0);
+        t.push(pos, None, 0);
         t
     }
 
-    fn push(
-        &mut self,
-        pos: Position,
-        counters: Counters,
-        mv: Option<Move>,
-        parent: usize,
-    ) -> usize {
+    /// Adds the node of `pos`, the current position of `self.draws`.
+    fn push(&mut self, pos: Position, mv: Option<Move>, parent: usize) -> usize {
         let mut moves = MoveList::new();
         generate::<R>(&pos, &mut moves);
-        let terminal = terminal_value::<R>(&pos, &moves, &counters);
+        let terminal = terminal_value::<R>(&pos, &moves, &self.draws);
         self.nodes.push(Node {
             pos,
-            counters,
             mv,
             parent,
             moves,
@@ -154,6 +155,7 @@ impl<R: Rules> Tree<R> {
     /// Runs the simulations; returns the most visited root move and the
     /// number of tree nodes created (what [`Player::nodes`] counts for UCT).
     fn run(mut self, rng: &mut Rng) -> (Move, u64) {
+        let root = self.draws.mark();
         for _ in 0..self.cfg.simulations {
             let leaf = self.select_expand(rng);
             let v = match self.nodes[leaf].terminal {
@@ -161,6 +163,7 @@ impl<R: Rules> Tree<R> {
                 None => self.rollout(leaf, rng),
             };
             self.backup(leaf, v);
+            self.draws.rewind(root);
         }
         let root = &self.nodes[0];
         let best = root
@@ -172,6 +175,8 @@ impl<R: Rules> Tree<R> {
         (best, self.nodes.len() as u64)
     }
 
+    /// Walks down from the root (extending `self.draws`) to a node to
+    /// evaluate: a terminal node or a newly expanded child.
     fn select_expand(&mut self, rng: &mut Rng) -> usize {
         let mut n = 0;
         loop {
@@ -186,17 +191,17 @@ impl<R: Rules> Tree<R> {
                 node.moves.swap(node.expanded, k);
                 let m = node.moves[node.expanded];
                 node.expanded += 1;
-                let (pos, counters) = (node.pos, node.counters);
+                let pos = node.pos;
                 let mut next = pos;
                 next.apply(&R::GEO, &m);
-                let c = counters.next::<R>(&pos, &m, &next);
-                let child = self.push(next, c, Some(m), n);
+                self.draws.push::<R>(&pos, &m, &next);
+                let child = self.push(next, Some(m), n);
                 self.nodes[n].children.push(child);
                 return child;
             }
             let ln = (node.visits.max(1) as f64).ln();
             let c = self.cfg.exploration;
-            n = *node
+            let child = *node
                 .children
                 .iter()
                 .max_by(|&&a, &&b| {
@@ -208,19 +213,24 @@ impl<R: Rules> Tree<R> {
                     ucb(a).total_cmp(&ucb(b))
                 })
                 .unwrap_or(&0);
+            let ch = &self.nodes[child];
+            if let Some(m) = ch.mv {
+                self.draws.push::<R>(&node.pos, &m, &ch.pos);
+            }
+            n = child;
         }
     }
 
-    /// Random play from `leaf`; the value for the player who moved into it.
-    fn rollout(&self, leaf: usize, rng: &mut Rng) -> f64 {
+    /// Random play from `leaf` (the current position of `self.draws`, which
+    /// the rollout extends); the value for the player who moved into it.
+    fn rollout(&mut self, leaf: usize, rng: &mut Rng) -> f64 {
         let node = &self.nodes[leaf];
         let mover = node.pos.side.opponent();
         let mut pos = node.pos;
-        let mut counters = node.counters;
         let mut moves = MoveList::new();
         for _ in 0..self.cfg.rollout_plies {
             generate::<R>(&pos, &mut moves);
-            if let Some(v) = terminal_value::<R>(&pos, &moves, &counters) {
+            if let Some(v) = terminal_value::<R>(&pos, &moves, &self.draws) {
                 // `v` is for the player who just moved into `pos`.
                 let just_moved = pos.side.opponent();
                 return if just_moved == mover { v } else { 1.0 - v };
@@ -228,7 +238,7 @@ impl<R: Rules> Tree<R> {
             let m = moves[rng.below(moves.len())];
             let before = pos;
             pos.apply(&R::GEO, &m);
-            counters = counters.next::<R>(&before, &m, &pos);
+            self.draws.push::<R>(&before, &m, &pos);
         }
         let (man, king) = piece_values(R::VARIANT);
         let value = |c: Color| {

@@ -2,6 +2,9 @@
 //! built binary: their outputs on a few positions, and bad input giving one
 //! line on stderr and a non-zero exit, never a panic.
 
+#[path = "../../rafle-core/tests/common/perft_data.rs"]
+mod perft_data;
+
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -27,39 +30,21 @@ fn ok(args: &[&str]) -> String {
 
 #[test]
 fn perft_counts() {
-    for (args, want) in [
-        (
-            &["perft", "--variant", "checkers", "--depth", "4"][..],
-            "1469",
-        ),
-        (&["perft", "--variant", "thai", "--depth", "4"][..], "3136"),
-        (
-            &["perft", "--variant", "english", "--depth", "6"][..],
-            "36473",
-        ),
-        (
-            &["perft", "--variant", "international", "--depth", "3"][..],
-            "658",
-        ),
-        (
-            &["perft", "--variant", "international", "--depth", "0"][..],
-            "1",
-        ),
-        (
-            &[
-                "perft",
-                "--variant",
-                "international",
-                "--fen",
-                "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
-                "--depth",
-                "5",
-            ][..],
-            "215",
-        ),
-    ] {
-        assert_eq!(ok(args).trim(), want, "{args:?}");
+    // Every perft table at its deepest depth within 50,000 leaves; start
+    // positions without --fen, as the default.
+    for t in perft_data::tables() {
+        let (depth, want) = t.depths_within(50_000).last().expect("a small depth");
+        let depth = depth.to_string();
+        let mut args = vec!["perft", "--variant", &t.variant, "--depth", &depth];
+        if t.name != "start" {
+            args.extend(["--fen", &t.fen]);
+        }
+        assert_eq!(ok(&args).trim(), want.to_string(), "{}", t.label());
     }
+    assert_eq!(
+        ok(&["perft", "--variant", "international", "--depth", "0"]).trim(),
+        "1"
+    );
 }
 
 #[test]
@@ -99,6 +84,8 @@ fn moves_lists_legal_moves_in_path_notation() {
         ("english", "W:W26:B14,22,23", &["26x17x10"][..]),
         ("checkers", "W:W26:B14,22,23", &["26x17x10", "26x19"][..]),
         ("thai", "W:W29:B22,25", &[][..]),
+        // A finished game has no legal moves, drawn (one king each) or lost.
+        ("thai", "W:WK29:BK4", &[][..]),
     ] {
         let out = ok(&["moves", "--variant", variant, "--fen", fen]);
         assert_eq!(
