@@ -111,12 +111,13 @@ class Replay:
             self.size = min(self.window, self.size + m)
         self.total_added += n
 
-    def sample(self, n: int, rng: np.random.Generator, device: Union[str, torch.device] = "cpu"):
-        """``n`` positions as torch tensors on ``device`` (and numpy extras)."""
+    def sample(self, n: int, rng: np.random.Generator, device: Union[str, torch.device, None] = None):
+        """``n`` positions: numpy arrays, or (with ``device``) the training
+        arrays as torch tensors there and any extras as numpy."""
         idx = rng.integers(0, self.size, n)
         out: Dict[str, Any] = {}
         for k, a in self.arrays.items():
-            out[k] = torch.from_numpy(a[idx]).to(device) if k in BATCH_KEYS else a[idx]
+            out[k] = a[idx] if device is None or k not in BATCH_KEYS else torch.from_numpy(a[idx]).to(device)
         return out
 
 

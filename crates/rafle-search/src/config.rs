@@ -28,6 +28,9 @@ pub struct Config {
     pub selfplay: SelfPlayConfig,
     pub train: TrainConfig,
     pub eval: EvalConfig,
+    /// Read by `python -m rafle.distributed` only (`rafle train` ignores it).
+    #[serde(default)]
+    pub distributed: DistributedConfig,
 }
 
 /// What to train and where to write it.
@@ -225,6 +228,80 @@ pub struct TrainConfig {
     pub value_target_search: f64,
 }
 
+/// Self-play and training spread over a Ray cluster (`python -m
+/// rafle.distributed`): `workers` self-play actors, each with its own games
+/// and network copy, feed one replay actor; one learner trains.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DistributedConfig {
+    /// Self-play actors.
+    #[serde(default = "two")]
+    pub workers: usize,
+    /// Games each actor plays in lockstep (0: `selfplay.parallel_games`
+    /// shared out among the actors).
+    #[serde(default)]
+    pub games_per_worker: usize,
+    /// CPUs Ray reserves for each actor (also its torch threads).
+    #[serde(default = "one_f64")]
+    pub cpus_per_worker: f64,
+    /// GPUs Ray reserves for each actor (its network runs there when > 0).
+    #[serde(default)]
+    pub gpus_per_worker: f64,
+    /// Iterations between weight broadcasts to the actors.
+    #[serde(default = "one_u64")]
+    pub broadcast_every: u64,
+}
+
+fn two() -> usize {
+    2
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+
+fn one_u64() -> u64 {
+    1
+}
+
+impl Default for DistributedConfig {
+    fn default() -> Self {
+        DistributedConfig {
+            workers: two(),
+            games_per_worker: 0,
+            cpus_per_worker: one_f64(),
+            gpus_per_worker: 0.0,
+            broadcast_every: one_u64(),
+        }
+    }
+}
+
+impl DistributedConfig {
+    /// Checks every value; the error names the field.
+    pub fn validate(&self) -> Result<()> {
+        check(
+            (1..=4096).contains(&self.workers),
+            "distributed.workers",
+            "in 1..=4096",
+        )?;
+        check(
+            self.cpus_per_worker > 0.0 && self.cpus_per_worker.is_finite(),
+            "distributed.cpus_per_worker",
+            "> 0",
+        )?;
+        check(
+            self.gpus_per_worker >= 0.0 && self.gpus_per_worker.is_finite(),
+            "distributed.gpus_per_worker",
+            ">= 0",
+        )?;
+        check(
+            self.broadcast_every >= 1,
+            "distributed.broadcast_every",
+            ">= 1",
+        )
+    }
+}
+
 /// Periodic evaluation in the arena.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -304,6 +381,7 @@ impl Config {
         check(self.net.value_hidden >= 1, "net.value_hidden", ">= 1")?;
         self.search.validate()?;
         self.selfplay.validate()?;
+        self.distributed.validate()?;
         let t = &self.train;
         check(t.batch_size >= 1, "train.batch_size", ">= 1")?;
         check(t.sample_reuse > 0.0, "train.sample_reuse", "> 0")?;
