@@ -1,7 +1,8 @@
 //! Arena: PDN round trips, determinism, SPRT stops, round robins, and the
 //! lockstep arena of network sides against the per-game one.
 
-use rafle_core::rng::Rng;
+mod common;
+
 use rafle_core::{Game, Move, Variant};
 use rafle_search::arena::{round_robin, ArenaConfig, MatchResult, Side, Termination};
 use rafle_search::elo::{Sprt, SprtDecision};
@@ -234,8 +235,7 @@ fn opening_lists_are_played_in_turn() {
     }
 }
 
-/// A deterministic stand-in for a network: logits and value are a fixed
-/// pseudo-random function of the observation; counts calls and leaves.
+/// The stand-in network of `common::hashed_answers`, counting its calls and leaves.
 #[derive(Clone, Default)]
 struct Hashed {
     calls: Arc<AtomicUsize>,
@@ -251,20 +251,7 @@ impl Evaluator for Hashed {
     ) -> Result<(), EvalError> {
         self.calls.fetch_add(1, Ordering::Relaxed);
         self.leaves.fetch_add(l.n, Ordering::Relaxed);
-        let len = l.obs.len() / l.n;
-        let na = logits.len() / l.n;
-        for k in 0..l.n {
-            let mut h = 0xcbf2_9ce4_8422_2325u64;
-            for &x in &l.obs[k * len..(k + 1) * len] {
-                h = (h ^ x.to_bits() as u64).wrapping_mul(0x100_0000_01b3);
-            }
-            let mut rng = Rng::new(h);
-            for x in &mut logits[k * na..(k + 1) * na] {
-                *x = rng.unit_f64() as f32 * 2.0 - 1.0;
-            }
-            values[k] = (rng.unit_f64() as f32 - 0.5) * 0.6;
-        }
-        Ok(())
+        common::hashed_answers(0, l, logits, values)
     }
 }
 

@@ -9,6 +9,8 @@ use rafle_search::network::{
     SearchParams,
 };
 
+mod common;
+
 const V: Variant = Variant::Thai;
 
 fn env(fen: &str) -> Env {
@@ -40,24 +42,10 @@ fn constant(v: f32) -> impl Evaluator {
     }
 }
 
-/// Like an untrained network: logits and value are a fixed pseudo-random
-/// function of the observation (values in [-0.3, 0.3]).
+/// Like an untrained network (see `common::hashed_answers`).
 fn hashed(seed: u64) -> impl Evaluator {
     move |l: &Leaves, logits: &mut [f32], values: &mut [f32]| {
-        let len = l.obs.len() / l.n;
-        let na = logits.len() / l.n;
-        for k in 0..l.n {
-            let mut h = seed;
-            for &x in &l.obs[k * len..(k + 1) * len] {
-                h = (h ^ x.to_bits() as u64).wrapping_mul(0x100_0000_01b3);
-            }
-            let mut rng = Rng::new(h);
-            for x in &mut logits[k * na..(k + 1) * na] {
-                *x = rng.unit_f64() as f32 * 2.0 - 1.0;
-            }
-            values[k] = (rng.unit_f64() as f32 - 0.5) * 0.6;
-        }
-        Ok::<(), EvalError>(())
+        common::hashed_answers(seed, l, logits, values)
     }
 }
 

@@ -1,6 +1,5 @@
 //! Batched self-play with a deterministic stand-in evaluator (no tch).
 
-use rafle_core::rng::Rng;
 use rafle_core::Variant;
 use rafle_search::config::{Algorithm, SearchConfig, SelfPlayConfig};
 use rafle_search::network::{EvalError, Leaves};
@@ -31,22 +30,11 @@ fn selfplay(games: usize) -> SelfPlayConfig {
     }
 }
 
-/// Logits and value: a fixed pseudo-random function of the observation.
+mod common;
+
+/// Like an untrained network (see `common::hashed_answers`).
 fn hashed(l: &Leaves, logits: &mut [f32], values: &mut [f32]) -> Result<(), EvalError> {
-    let len = l.obs.len() / l.n;
-    let na = logits.len() / l.n;
-    for k in 0..l.n {
-        let mut h = 7u64;
-        for &x in &l.obs[k * len..(k + 1) * len] {
-            h = (h ^ x.to_bits() as u64).wrapping_mul(0x100_0000_01b3);
-        }
-        let mut rng = Rng::new(h);
-        for x in &mut logits[k * na..(k + 1) * na] {
-            *x = rng.unit_f64() as f32 * 2.0 - 1.0;
-        }
-        values[k] = (rng.unit_f64() as f32 - 0.5) * 0.6;
-    }
-    Ok(())
+    common::hashed_answers(7, l, logits, values)
 }
 
 #[test]
