@@ -15,7 +15,7 @@ use rafle_search::network::{self, SearchParams};
 use rafle_search::{NetworkSide, Side};
 
 use crate::checkpoint;
-use crate::net::{self, Net};
+use crate::net::{self, Inference, Net};
 
 /// The side of a `model:PATH[:sims]` spec (None for any other spec).
 pub fn model_side(spec: &str, variant: Variant) -> Option<Result<Side>> {
@@ -40,15 +40,15 @@ fn load_side(spec: &str, path: &str, sims: Option<usize>, variant: Variant) -> R
     network_side(&net, params, sims, spec.to_string())
 }
 
-/// A side playing with an inference copy of `net` (the batched dtype of
-/// `run.inference_dtype = auto`).
+/// A side playing with inference copies of `net` (`run.inference_dtype =
+/// auto`: bf16 for large batches where it is fast).
 pub fn network_side(
     net: &Net,
     params: SearchParams,
     simulations: usize,
     name: String,
 ) -> Result<Side> {
-    let copy = net.inference_copy(InferenceDtype::Auto)?;
+    let copy = Inference::new(net, InferenceDtype::Auto)?;
     Ok(Side::Network(NetworkSide {
         name,
         evaluator: network::shared(copy),

@@ -32,7 +32,7 @@ use tch::{Kind, Tensor};
 use crate::checkpoint::{self, Metadata};
 use crate::metrics::Metrics;
 use crate::model::network_side;
-use crate::net::{self, masked_logits, Net, NetShape};
+use crate::net::{self, masked_logits, Inference, Net, NetShape};
 use crate::optim::{lr_at, Optimizer};
 use crate::replay::{Batch, Replay};
 
@@ -100,8 +100,8 @@ pub struct Trainer {
     pub variant: Variant,
     pub dir: PathBuf,
     pub net: Net,
-    /// The copy self-play runs (`run.inference_dtype`), refreshed after training.
-    pub infer: Net,
+    /// The copies self-play runs (`run.inference_dtype`), refreshed after training.
+    pub infer: Inference,
     pub opt: Optimizer,
     pub replay: Replay,
     pub selfplay: SelfPlay,
@@ -164,7 +164,7 @@ impl Trainer {
         // A resumed run continues with fresh streams: games in flight were lost.
         let seed = cfg.run.seed ^ iteration.wrapping_mul(0x9E37_79B9);
         let selfplay = SelfPlay::new(&cfg.search, &cfg.selfplay, variant, seed)?;
-        let infer = net.inference_copy(cfg.run.inference_dtype)?;
+        let infer = Inference::new(&net, cfg.run.inference_dtype)?;
         Ok(Trainer {
             infer,
             rng: Rng::stream(seed, 0x7261_666c),

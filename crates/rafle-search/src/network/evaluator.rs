@@ -35,12 +35,13 @@ impl std::error::Error for EvalError {}
 
 /// Batches of fewer leaves should run their forward pass on one intra-op
 /// thread (rafle-zero's network does; so does `rafle.model.evaluator` in
-/// Python). Their pass is too short to share, and the inference library's
-/// worker threads, left spinning between lockstep rounds next to rayon's,
-/// made arena rounds of about 5 leaves 40-150x slower on 2 cores (43
-/// evals/s with 2 torch threads against 7.8k with one, `rafle eval` of a
-/// 4x32 thai net).
-pub const SMALL_BATCH: usize = 32;
+/// Python): a second thread saves little on them (one leaf: 0.25 ms against
+/// 0.22 ms, thai 4x32 net in f32, `rafle bench infer`), and when another
+/// process holds a core, two torch threads made rounds of about 5 leaves
+/// 40-150x slower on 2 cores (43 evals/s against 7.8k with one thread).
+/// Larger batches use every thread: 32 leaves took 1.05 ms on 2 threads
+/// against 1.52 ms on one (bf16).
+pub const SMALL_BATCH: usize = 8;
 
 /// Maps a batch of leaves to policy logits and values.
 pub trait Evaluator: Send {

@@ -86,7 +86,15 @@ pub struct Lockstep {
     /// Seconds in client work (steps 1 and 3).
     pub client_seconds: f64,
     pub rounds: u64,
+    /// Clients that asked for leaves in the last round.
+    active: usize,
 }
+
+/// Rounds with fewer waiting clients than this do their client work on the
+/// calling thread: waking rayon's threads for a few searches costs more than
+/// it gives, and their spinning slows the next forward pass (the tail of a
+/// match, where a few long games remain).
+const PARALLEL_CLIENTS: usize = 8;
 
 impl Lockstep {
     /// A driver for clients of `variant` writing at most `max_leaves` each.
@@ -105,6 +113,7 @@ impl Lockstep {
             stats: Vec::new(),
             client_seconds: 0.0,
             rounds: 0,
+            active: usize::MAX,
         }
     }
 
@@ -120,12 +129,25 @@ impl Lockstep {
         let (len, na, l) = (self.obs_len, self.actions, self.max_leaves);
         self.slot_obs.resize(clients.len() * l * len, 0.0);
         self.slot_mask.resize(clients.len() * l * na, false);
-        let requests: Vec<Request> = clients
-            .par_iter_mut()
-            .zip(self.slot_obs.par_chunks_mut(l * len))
-            .zip(self.slot_mask.par_chunks_mut(l * na))
-            .map(|((c, obs), mask)| c.advance(&mut LeafSlots { obs, mask }))
-            .collect();
+        let advance = |((c, obs), mask): ((&mut C, &mut [f32]), &mut [bool])| {
+            c.advance(&mut LeafSlots { obs, mask })
+        };
+        let requests: Vec<Request> = if self.active >= PARALLEL_CLIENTS {
+            clients
+                .par_iter_mut()
+                .zip(self.slot_obs.par_chunks_mut(l * len))
+                .zip(self.slot_mask.par_chunks_mut(l * na))
+                .map(advance)
+                .collect()
+        } else {
+            clients
+                .iter_mut()
+                .zip(self.slot_obs.chunks_mut(l * len))
+                .zip(self.slot_mask.chunks_mut(l * na))
+                .map(advance)
+                .collect()
+        };
+        self.active = requests.iter().filter(|r| r.leaves > 0).count();
         self.client_seconds += t0.elapsed().as_secs_f64();
         if self.stats.len() < evaluators.len() {
             self.stats.resize(evaluators.len(), EvalStats::default());
@@ -175,7 +197,7 @@ impl Lockstep {
         }
         let t1 = Instant::now();
         let rows = &self.rows;
-        clients.par_iter_mut().enumerate().for_each(|(i, c)| {
+        let receive = |(i, c): (usize, &mut C)| {
             let (r, row) = rows[i];
             if r.leaves > 0 {
                 if let Some((logits, values)) = outputs.get(r.evaluator) {
@@ -185,7 +207,12 @@ impl Lockstep {
                     );
                 }
             }
-        });
+        };
+        if self.active >= PARALLEL_CLIENTS {
+            clients.par_iter_mut().enumerate().for_each(receive);
+        } else {
+            clients.iter_mut().enumerate().for_each(receive);
+        }
         // Keep the first evaluator's buffers for the next round.
         if let Some((logits, values)) = outputs.into_iter().next() {
             self.logits = logits;

@@ -4,6 +4,9 @@
 //! `rafle bench selfplay [--config configs/thai.toml] [--positions N] [--rounds R]`:
 //! self-play network evaluations per second, average batch and network
 //! share, in f32 and bf16 alternately (a fresh network of the config's shape).
+//! `rafle bench infer [--config configs/thai.toml] [--batches 1,8,32,128,384]`:
+//! network forward passes per second by batch size, f32 and bf16, one and
+//! all torch threads (what `net::BF16_BATCH` and `SMALL_BATCH` are set from).
 //! Other benchmarks are added as further `BenchKind`s.
 
 use clap::{Args, Subcommand};
@@ -57,6 +60,16 @@ pub enum BenchKind {
         #[arg(long, default_value_t = 3)]
         rounds: usize,
     },
+    /// Network evaluations per second by batch size, f32 and bf16, one and
+    /// all torch threads (a fresh network of the config's shape).
+    Infer {
+        /// Run configuration (network shape).
+        #[arg(long, default_value = "configs/thai.toml")]
+        config: PathBuf,
+        /// Batch sizes, comma separated.
+        #[arg(long, default_value = "1,8,16,32,128,384")]
+        batches: String,
+    },
 }
 
 fn default_depth(v: Variant) -> u32 {
@@ -106,7 +119,54 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             positions,
             rounds,
         } => selfplay_bench(&config, positions, rounds)?,
+        BenchKind::Infer { config, batches } => infer_bench(&config, &batches)?,
     }
+    Ok(())
+}
+
+/// `rafle bench infer`: one line per number type and thread count.
+fn infer_bench(path: &std::path::Path, batches: &str) -> anyhow::Result<()> {
+    use rafle_search::config::{Config, InferenceDtype};
+    use rafle_zero::net::{self, Net, NetShape};
+    let batches: Vec<usize> = batches
+        .split(',')
+        .map(|b| match b.trim().parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => anyhow::bail!("--batches: {b:?} is not a positive number"),
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let cfg = Config::load(path)?;
+    let v = cfg.variant();
+    let net = Net::new(NetShape::new(v, &cfg.net), net::device(cfg.run.device)?, 0);
+    let len = net.shape.obs_len();
+    let all = tch::get_num_threads();
+    println!(
+        "{}: net {}x{}, evaluations/s by batch size (ms per call)",
+        path.display(),
+        cfg.net.blocks,
+        cfg.net.channels
+    );
+    for (name, dtype) in [("f32", InferenceDtype::F32), ("bf16", InferenceDtype::Bf16)] {
+        let n = net.inference_copy(dtype)?;
+        for threads in [1, all] {
+            tch::set_num_threads(threads);
+            let mut row = format!("{name:>4} {threads} thread(s):");
+            for &b in &batches {
+                let obs = vec![0f32; b * len];
+                n.infer(&obs, b);
+                let t = Instant::now();
+                let mut calls = 0;
+                while t.elapsed().as_secs_f64() < 0.3 {
+                    n.infer(&obs, b);
+                    calls += 1;
+                }
+                let per = t.elapsed().as_secs_f64() / calls as f64;
+                row += &format!("  {b}: {:.1}k ({:.2})", b as f64 / per / 1e3, per * 1e3);
+            }
+            println!("{row}");
+        }
+    }
+    tch::set_num_threads(all);
     Ok(())
 }
 
@@ -114,7 +174,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
 fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> anyhow::Result<()> {
     use rafle_search::config::{Config, InferenceDtype};
     use rafle_search::selfplay::SelfPlay;
-    use rafle_zero::net::{self, Net, NetShape};
+    use rafle_zero::net::{self, Inference, Net, NetShape};
     if positions == 0 || rounds == 0 {
         anyhow::bail!("--positions and --rounds must be positive");
     }
@@ -122,8 +182,8 @@ fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> an
     let v = cfg.variant();
     let net = Net::new(NetShape::new(v, &cfg.net), net::device(cfg.run.device)?, 0);
     let mut nets = [
-        ("f32", net.inference_copy(InferenceDtype::F32)?),
-        ("bf16", net.inference_copy(InferenceDtype::Bf16)?),
+        ("f32", Inference::new(&net, InferenceDtype::F32)?),
+        ("bf16", Inference::new(&net, InferenceDtype::Bf16)?),
     ];
     let mut sp = SelfPlay::new(&cfg.search, &cfg.selfplay, v, 1)?;
     println!(

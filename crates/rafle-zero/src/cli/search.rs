@@ -55,7 +55,7 @@ pub fn run(a: SearchArgs) -> anyhow::Result<()> {
         params.algorithm = alg.parse::<Algorithm>().map_err(anyhow::Error::msg)?;
     }
     let sims = a.simulations.unwrap_or(meta.config.eval.simulations);
-    let mut eval = net.inference_copy(InferenceDtype::F32)?;
+    let mut eval = rafle_zero::net::Inference::new(&net, InferenceDtype::F32)?;
     let rng = Rng::stream(a.seed, 0);
     let mut searches = [Search::new(env.clone(), sims, params, Pick::Best, rng)];
     let (outcomes, stats) = run_searches(variant, &mut searches, &mut eval, None)?;
