@@ -181,15 +181,20 @@ def save_weights(model: RafleNet, path: PathLike) -> None:
 
 
 def evaluator(
-    net: nn.Module, device: Union[str, torch.device, None] = None
+    net: nn.Module,
+    device: Union[str, torch.device, None] = None,
+    dtype: Optional[torch.dtype] = None,
 ) -> Callable[[np.ndarray], Tuple[torch.Tensor, torch.Tensor]]:
     """``net`` as a rafle evaluator: obs (K, C, N, N) -> (policy logits (K, A),
     win/draw/loss probabilities (K, 3)), in eval mode without gradients, on
-    ``device`` (default: the network's). Batches under ``rafle.SMALL_BATCH``
-    leaves run on one torch thread (see crates/rafle-search/src/network/evaluator.rs)."""
+    ``device`` (default: the network's). ``dtype=torch.bfloat16`` runs it
+    under autocast (what ``rafle train`` does where bf16 is fast: CUDA, CPUs
+    with AVX-512 BF16 or AMX). Batches under ``rafle.SMALL_BATCH`` leaves run
+    on one torch thread (see crates/rafle-search/src/network/evaluator.rs)."""
     if device is None:
         device = next(net.parameters()).device
     on_cpu = torch.device(device).type == "cpu"
+    autocast = torch.autocast(torch.device(device).type, dtype=dtype, enabled=dtype is not None)
 
     @torch.inference_mode()
     def evaluate(obs: np.ndarray) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -200,7 +205,8 @@ def evaluator(
         try:
             was_training = net.training
             net.eval()
-            logits, wdl = net(torch.from_numpy(obs).to(device))
+            with autocast:
+                logits, wdl = net(torch.from_numpy(obs).to(device))
             if was_training:
                 net.train()
             return logits, torch.softmax(wdl.float(), dim=-1)

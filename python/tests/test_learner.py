@@ -78,3 +78,17 @@ def test_a_python_checkpoint_resumes_in_rust(tmp_path: Path, tiny_run: Callable[
                         "--quiet"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert json.loads((out / "latest.json").read_text())["iteration"] == meta["iteration"] + 1
+
+
+def test_the_model_evaluator_runs_in_f32_and_bf16() -> None:
+    cfg = rafle._rafle.load_config(Path(__file__).resolve().parents[2] / "configs" / "thai.toml")
+    net = L.fresh_net(cfg)
+    obs = rafle.VecEnv("thai", num_envs=40, seed=3).reset()
+    for dtype in (None, torch.bfloat16):
+        logits, wdl = model.evaluator(net, dtype=dtype)(obs)
+        assert logits.shape == (40, 896) and wdl.shape == (40, 3)
+        torch.testing.assert_close(wdl.sum(dim=1), torch.ones(40), atol=1e-3, rtol=0)
+    # bf16 is close to f32 (the same network).
+    f32 = model.evaluator(net)(obs)[0]
+    bf16 = model.evaluator(net, dtype=torch.bfloat16)(obs)[0].float()
+    assert (f32 - bf16).abs().max() < 0.1
