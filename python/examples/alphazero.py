@@ -57,7 +57,7 @@ def evaluate(net: torch.nn.Module, cfg: dict, games: int, iteration: int, progre
     metrics: eval/score_vs_<opponent>, and eval/elo against the first."""
     e, s = cfg["eval"], cfg["search"]
     agent = rafle.NetworkAgent(
-        model.evaluator(net), e["simulations"], s["algorithm"], gumbel_m=s["gumbel_m"],
+        model.evaluator(net, dtype=L.inference_dtype(cfg, next(net.parameters()).device)), e["simulations"], s["algorithm"], gumbel_m=s["gumbel_m"],
         c_visit=s["c_visit"], c_scale=s["c_scale"], c_puct=s["c_puct"], name=f"model@{iteration}",
     )
     scores = {}
@@ -88,7 +88,9 @@ def main(args: Args) -> None:
 
     net = L.fresh_net(cfg)
     learner = L.Learner(net, cfg, args.device)
-    selfplay = rafle.SelfPlay.from_config(args.config, model.evaluator(net), seed=run["seed"])
+    # Self-play runs in the config's run.inference_dtype (auto: bf16 where fast), as rafle train.
+    evaluator = model.evaluator(net, dtype=L.inference_dtype(cfg, args.device))
+    selfplay = rafle.SelfPlay.from_config(args.config, evaluator, seed=run["seed"])
     replay = L.Replay(t["replay_window"])
     Path(out).mkdir(parents=True, exist_ok=True)
     metrics = L.Metrics(out, fresh=True)

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "BF16_BATCH",
     "END_REASONS",
     "Game",
     "MatchResult",
@@ -18,6 +19,7 @@ __all__ = [
     "SpecPlayer",
     "VARIANTS",
     "VecEnv",
+    "cpu_has_fast_bf16",
     "evaluate",
     "load_config",
     "model_spec",
@@ -27,6 +29,7 @@ __all__ = [
 
 VARIANTS: tuple[str, ...]
 SMALL_BATCH: int
+BF16_BATCH: int
 END_REASONS: tuple[str, ...]
 """How an episode can end; info["reason"] codes index it."""
 
@@ -316,3 +319,4 @@ def search(
 ) -> SearchResult: ...
 def load_config(path: str | PathLike[str]) -> dict[str, Any]: ...
 def model_spec(spec: str) -> tuple[str, int | None] | None: ...
+def cpu_has_fast_bf16() -> bool: ...

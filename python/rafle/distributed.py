@@ -84,7 +84,7 @@ class SelfPlayWorker:
         self.device = "cuda" if d["gpus_per_worker"] > 0 and torch.cuda.is_available() else "cpu"
         self.cfg, self.index = cfg, index
         self.net = learner.fresh_net(cfg).to(self.device).eval()
-        self.evaluator = model.evaluator(self.net, self.device)
+        self.evaluator = model.evaluator(self.net, self.device, learner.inference_dtype(cfg, self.device))
         self.selfplay: Any = None
 
     def start(self, seed: int, state: Dict[str, Any], version: int) -> int:
@@ -335,7 +335,7 @@ def run(
 
     def evaluate(games: int) -> Dict[str, float]:
         s = cfg["search"]
-        agent = rafle.NetworkAgent(model.evaluator(net), e["simulations"], s["algorithm"], gumbel_m=s["gumbel_m"],
+        agent = rafle.NetworkAgent(model.evaluator(net, dtype=L.inference_dtype(cfg, "cpu")), e["simulations"], s["algorithm"], gumbel_m=s["gumbel_m"],
                                    c_visit=s["c_visit"], c_scale=s["c_scale"], c_puct=s["c_puct"],
                                    name=f"model@{state.iteration}")
         out: Dict[str, float] = {}

@@ -28,7 +28,7 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Union
 
 import numpy as np
 import torch
@@ -43,6 +43,7 @@ __all__ = [
     "Replay",
     "clamped_elo",
     "fresh_net",
+    "inference_dtype",
     "load_learner",
     "losses",
     "steps_per_iteration",
@@ -65,6 +66,19 @@ def losses(net: torch.nn.Module, batch: Mapping[str, torch.Tensor], value_weight
     policy = -(batch["policy"] * logp).sum(dim=1).mean()
     value = -(batch["value"] * torch.log_softmax(wdl, dim=-1)).sum(dim=1).mean()
     return policy, value, policy + value * value_weight
+
+
+def inference_dtype(cfg: Mapping[str, Any], device: Union[str, torch.device]) -> Optional[torch.dtype]:
+    """The number type a config's ``run.inference_dtype`` gives self-play on
+    ``device``: ``auto`` is bf16 on CUDA and on CPUs with AMX or AVX-512 BF16
+    (as in ``rafle train``), else f32 (None)."""
+    from rafle._rafle import cpu_has_fast_bf16
+
+    choice = cfg["run"]["inference_dtype"]
+    if choice == "auto":
+        fast = torch.device(device).type == "cuda" or cpu_has_fast_bf16()
+        return torch.bfloat16 if fast else None
+    return torch.bfloat16 if choice == "bf16" else None
 
 
 def clamped_elo(score: float, games: int) -> float:

@@ -34,7 +34,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 from torch import nn
 
-from rafle._rafle import SMALL_BATCH
+from rafle._rafle import BF16_BATCH, SMALL_BATCH
 
 __all__ = ["RafleNet", "load", "save", "save_weights", "evaluator"]
 
@@ -187,14 +187,15 @@ def evaluator(
 ) -> Callable[[np.ndarray], Tuple[torch.Tensor, torch.Tensor]]:
     """``net`` as a rafle evaluator: obs (K, C, N, N) -> (policy logits (K, A),
     win/draw/loss probabilities (K, 3)), in eval mode without gradients, on
-    ``device`` (default: the network's). ``dtype=torch.bfloat16`` runs it
-    under autocast (what ``rafle train`` does where bf16 is fast: CUDA, CPUs
-    with AVX-512 BF16 or AMX). Batches under ``rafle.SMALL_BATCH`` leaves run
-    on one torch thread (see crates/rafle-search/src/network/evaluator.rs)."""
+    ``device`` (default: the network's). ``dtype=torch.bfloat16`` runs
+    batches of ``rafle.BF16_BATCH`` leaves or more under bf16 autocast (what
+    ``rafle train`` does where bf16 is fast: CUDA, CPUs with AVX-512 BF16 or
+    AMX; smaller ones are faster in f32). Batches under ``rafle.SMALL_BATCH``
+    leaves run on one torch thread (see crates/rafle-search/src/network/evaluator.rs)."""
     if device is None:
         device = next(net.parameters()).device
     on_cpu = torch.device(device).type == "cpu"
-    autocast = torch.autocast(torch.device(device).type, dtype=dtype, enabled=dtype is not None)
+    kind = torch.device(device).type
 
     @torch.inference_mode()
     def evaluate(obs: np.ndarray) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -205,7 +206,8 @@ def evaluator(
         try:
             was_training = net.training
             net.eval()
-            with autocast:
+            bf16 = dtype is not None and len(obs) >= BF16_BATCH
+            with torch.autocast(kind, dtype=dtype, enabled=bf16):
                 logits, wdl = net(torch.from_numpy(obs).to(device))
             if was_training:
                 net.train()

@@ -257,6 +257,13 @@ impl NetworkAgent {
     }
 }
 
+/// Whether this CPU runs bf16 networks fast (AMX or AVX-512 BF16): where a
+/// config's `run.inference_dtype = "auto"` means bf16.
+#[pyfunction]
+pub fn cpu_has_fast_bf16() -> bool {
+    rafle_search::network::evaluator::cpu_has_fast_bf16()
+}
+
 /// `model:PATH[:sims]` as (PATH, sims or None); None for any other spec.
 /// ValueError for a malformed model spec.
 #[pyfunction]

@@ -22,7 +22,7 @@ use tch::nn;
 use tch::{Device, Kind, Tensor};
 
 use rafle_search::config::{Device as DeviceChoice, InferenceDtype, NetConfig};
-use rafle_search::network::evaluator::SMALL_BATCH;
+use rafle_search::network::evaluator::{cpu_has_fast_bf16, BF16_BATCH, SMALL_BATCH};
 use rafle_search::network::{EvalError, Evaluator, Leaves};
 
 /// 1x1 channels of the value head.
@@ -260,12 +260,6 @@ impl Net {
     }
 }
 
-/// Batches of at least this many leaves run in bf16 when an [`Inference`]
-/// has a bf16 copy; smaller ones are faster in f32 (one leaf: 0.22 ms in f32
-/// against 0.53 ms in bf16; 32 leaves: 1.33 ms against 1.05 ms; thai 4x32
-/// net, 2 threads, an AVX-512 BF16 CPU, `rafle bench infer`).
-pub const BF16_BATCH: usize = 16;
-
 /// The network as the search's evaluator: an f32 copy, and a bf16 one where
 /// bf16 pays (see [`bf16_is_fast`]) for batches of [`BF16_BATCH`] leaves or
 /// more. Refresh both with [`Inference::copy_from`] after training.
@@ -337,19 +331,9 @@ impl Evaluator for Inference {
 }
 
 /// Whether bf16 inference pays off on `device`: CUDA, or a CPU with AMX or
-/// AVX-512 BF16 (read from /proc/cpuinfo; false where it cannot be read).
+/// AVX-512 BF16 ([`cpu_has_fast_bf16`]).
 pub fn bf16_is_fast(device: Device) -> bool {
-    if device.is_cuda() {
-        return true;
-    }
-    std::fs::read_to_string("/proc/cpuinfo")
-        .map(|info| {
-            info.lines().filter(|l| l.starts_with("flags")).any(|l| {
-                l.split_whitespace()
-                    .any(|f| f == "amx_bf16" || f == "avx512_bf16")
-            })
-        })
-        .unwrap_or(false)
+    device.is_cuda() || cpu_has_fast_bf16()
 }
 
 /// Flattens a CPU float tensor into a Vec.

@@ -43,6 +43,27 @@ impl std::error::Error for EvalError {}
 /// against 1.52 ms on one (bf16).
 pub const SMALL_BATCH: usize = 8;
 
+/// Batches of at least this many leaves run in bf16 when the evaluator can
+/// (rafle-zero's `Inference`, `rafle.model.evaluator`); smaller ones are
+/// faster in f32 (one leaf: 0.22 ms in f32 against 0.53 ms in bf16; 32
+/// leaves: 1.33 ms against 1.05 ms; thai 4x32 net, 2 threads, an AVX-512
+/// BF16 CPU, `rafle bench infer`).
+pub const BF16_BATCH: usize = 16;
+
+/// Whether this CPU runs bf16 networks fast (AMX or AVX-512 BF16, read from
+/// /proc/cpuinfo; false where it cannot be read): where `run.inference_dtype
+/// = "auto"` picks bf16 in rafle train and in the Python trainers.
+pub fn cpu_has_fast_bf16() -> bool {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .map(|info| {
+            info.lines().filter(|l| l.starts_with("flags")).any(|l| {
+                l.split_whitespace()
+                    .any(|f| f == "amx_bf16" || f == "avx512_bf16")
+            })
+        })
+        .unwrap_or(false)
+}
+
 /// Maps a batch of leaves to policy logits and values.
 pub trait Evaluator: Send {
     /// Fills `logits` (`n * A`, raw, over every action; illegal ones are
