@@ -24,6 +24,9 @@ __all__ = ["Player", "NetworkAgent", "evaluate", "search", "SelfPlay", "MatchRes
 
 Side = Union[str, "Player", NetworkAgent, SpecPlayer, Callable[..., Any]]
 
+#: The trained models shipped with rafle, one per variant (``zoo:VARIANT``).
+ZOO = Path(__file__).resolve().parent / "zoo"
+
 
 class Player:
     """Any player spec of the command line, for ``variant``:
@@ -32,7 +35,8 @@ class Player:
     (alias ``mcts:N``), ``model:PATH[:sims]`` (a checkpoint of ``rafle
     train`` or ``rafle.model.save``, searched with ``sims`` simulations per
     step, default its ``eval.simulations``; needs torch; ``device`` is where
-    its network runs).
+    its network runs), ``zoo:VARIANT[:sims]`` (the model shipped with rafle
+    for that variant, ``rafle/zoo/``).
 
     ``choose(game)`` returns a legal move of a ``rafle.Game`` in path
     notation. An unknown or malformed spec or variant is a ValueError naming
@@ -51,8 +55,9 @@ class Player:
         if model is None:
             self._native = SpecPlayer(spec, variant, seed)
         else:
-            path, sims = model
-            self._native = _model_agent(spec, Path(path), sims, variant, seed, device)
+            kind, target, sims = model
+            path = ZOO / f"{target}.safetensors" if kind == "zoo" else Path(target)
+            self._native = _model_agent(spec, path, sims, variant, seed, device)
 
     @property
     def name(self) -> str:

@@ -264,13 +264,19 @@ pub fn cpu_has_fast_bf16() -> bool {
     rafle_search::network::evaluator::cpu_has_fast_bf16()
 }
 
-/// `model:PATH[:sims]` as (PATH, sims or None); None for any other spec.
-/// ValueError for a malformed model spec.
+/// `model:PATH[:sims]` as ("model", PATH, sims or None), `zoo:VARIANT[:sims]`
+/// as ("zoo", variant name, sims or None); None for any other spec.
+/// ValueError for a malformed network spec.
 #[pyfunction]
-pub fn model_spec(spec: &str) -> PyResult<Option<(String, Option<usize>)>> {
-    rafle_search::spec::model_spec(spec)
+pub fn model_spec(spec: &str) -> PyResult<Option<(&'static str, String, Option<usize>)>> {
+    use rafle_search::spec::Checkpoint;
+    let parsed = rafle_search::spec::model_spec(spec)
         .transpose()
-        .map_err(value_error)
+        .map_err(value_error)?;
+    Ok(parsed.map(|(c, sims)| match c {
+        Checkpoint::File(p) => ("model", p, sims),
+        Checkpoint::Zoo(v) => ("zoo", v.name().to_string(), sims),
+    }))
 }
 
 /// The arena side of a Python object (a spec string, a SpecPlayer, a

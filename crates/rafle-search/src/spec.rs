@@ -23,7 +23,8 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-const KNOWN: &str = "random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N, model:PATH[:sims]";
+const KNOWN: &str =
+    "random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N, model:PATH[:sims], zoo:VARIANT[:sims]";
 
 fn err(spec: &str, why: impl fmt::Display) -> SpecError {
     SpecError(format!("player spec {spec:?}: {why} (known: {KNOWN})"))
@@ -76,32 +77,60 @@ fn parse_alphabeta(spec: &str, args: &str) -> Result<Limits, SpecError> {
     Ok(limits)
 }
 
-/// A `model:PATH[:sims]` spec: the checkpoint path and the simulations if
-/// given. None for any other spec; the network itself is loaded by whoever
-/// has one (rafle-zero's tch network, Python's torch mirror).
-pub fn model_spec(spec: &str) -> Option<Result<(String, Option<usize>), SpecError>> {
-    let rest = spec.trim().strip_prefix("model:")?;
-    let (path, sims) = match rest.rsplit_once(':') {
-        Some((p, s)) if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) => {
-            match s.parse::<usize>() {
-                Ok(n) if n <= 1_000_000 => (p, Some(n)),
+/// Where a network player's checkpoint is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// `model:PATH`: a file (`PATH` and the metadata `PATH` minus `.safetensors` + `.json`).
+    File(String),
+    /// `zoo:VARIANT`: the trained model shipped for a variant (`python/rafle/zoo/VARIANT.safetensors`
+    /// in the repository and in the Python package).
+    Zoo(Variant),
+}
+
+/// A network player: `model:PATH[:sims]` or `zoo:VARIANT[:sims]`, and the
+/// simulations per step if given. None for any other spec; the network
+/// itself is loaded by whoever has one (rafle-zero's tch network, Python's
+/// torch mirror).
+pub fn model_spec(spec: &str) -> Option<Result<(Checkpoint, Option<usize>), SpecError>> {
+    let s = spec.trim();
+    let (zoo, rest) = match (s.strip_prefix("model:"), s.strip_prefix("zoo:")) {
+        (Some(r), _) => (false, r),
+        (None, Some(r)) => (true, r),
+        (None, None) => return None,
+    };
+    let (target, sims) = match rest.rsplit_once(':') {
+        Some((p, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => {
+            match n.parse::<usize>() {
+                Ok(k) if k <= 1_000_000 => (p, Some(k)),
                 _ => {
                     return Some(Err(err(
                         spec,
-                        format!("{s:?} is not a simulation count in 0..=1000000"),
+                        format!("{n:?} is not a simulation count in 0..=1000000"),
                     )))
                 }
             }
         }
         _ => (rest, None),
     };
-    if path.is_empty() {
+    let checkpoint = if zoo {
+        match target.parse::<Variant>() {
+            Ok(v) => Checkpoint::Zoo(v),
+            Err(e) => {
+                return Some(Err(err(
+                    spec,
+                    format!("zoo models are named by variant: {e}"),
+                )))
+            }
+        }
+    } else if target.is_empty() {
         return Some(Err(err(
             spec,
             "model needs a checkpoint path, e.g. model:runs/thai/latest.safetensors",
         )));
-    }
-    Some(Ok((path.to_string(), sims)))
+    } else {
+        Checkpoint::File(target.to_string())
+    };
+    Some(Ok((checkpoint, sims)))
 }
 
 /// The factory of the player named by `spec` for `variant`.
@@ -150,10 +179,10 @@ pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecE
         ("alphabeta" | "ab" | "uct" | "mcts", None) => {
             return Err(err(spec, format!("{kind} needs options, e.g. {kind}:4")))
         }
-        ("model", _) => {
+        ("model" | "zoo", _) => {
             return Err(err(
                 spec,
-                "model players need their network: rafle eval, or rafle.Player in Python",
+                "network players need their network: rafle eval, or rafle.Player in Python",
             ))
         }
         _ => return Err(err(spec, "unknown player")),
@@ -182,6 +211,42 @@ mod tests {
             let g = Game::new(Variant::Checkers);
             let m = p.choose(&g);
             assert!(g.legal_moves().contains(&m), "{spec}");
+        }
+    }
+
+    #[test]
+    fn network_specs_name_a_file_or_a_zoo_model() {
+        let parse = |s: &str| model_spec(s).map(|r| r.map_err(|e| e.to_string()));
+        assert_eq!(parse("alphabeta:4"), None);
+        assert_eq!(
+            parse("model:runs/thai/latest.safetensors:64"),
+            Some(Ok((
+                Checkpoint::File("runs/thai/latest.safetensors".into()),
+                Some(64)
+            )))
+        );
+        assert_eq!(
+            parse("model:C:/models/x.safetensors"),
+            Some(Ok((
+                Checkpoint::File("C:/models/x.safetensors".into()),
+                None
+            )))
+        );
+        assert_eq!(
+            parse("zoo:intl:8"),
+            Some(Ok((Checkpoint::Zoo(Variant::International), Some(8))))
+        );
+        assert_eq!(
+            parse("zoo:thai"),
+            Some(Ok((Checkpoint::Zoo(Variant::Thai), None)))
+        );
+        for (spec, needle) in [
+            ("zoo:chess", "named by variant"),
+            ("model:", "checkpoint path"),
+            ("model:x:99999999", "simulation count"),
+        ] {
+            let e = parse(spec).unwrap().unwrap_err();
+            assert!(e.contains(needle) && e.contains(spec), "{spec}: {e}");
         }
     }
 

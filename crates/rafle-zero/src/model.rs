@@ -1,4 +1,5 @@
-//! A trained checkpoint as an arena side: `model:RUN_DIR/latest.safetensors[:sims]`.
+//! A trained checkpoint as an arena side: `model:RUN_DIR/latest.safetensors[:sims]`,
+//! or a shipped one, `zoo:VARIANT[:sims]` (read from [`zoo_dir`]).
 //!
 //! The side is a [`NetworkSide`]: rafle-search's network search over the
 //! tch network, every game of a match batched into one forward pass per
@@ -6,28 +7,53 @@
 //! `eval.simulations` is used; the search settings are the checkpoint's
 //! `[search]` table.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use rafle_core::Variant;
 use rafle_search::config::InferenceDtype;
 use rafle_search::network::{self, SearchParams};
+use rafle_search::spec::Checkpoint;
 use rafle_search::{NetworkSide, Side};
 
 use crate::checkpoint;
 use crate::net::{self, Inference, Net};
 
-/// The side of a `model:PATH[:sims]` spec (None for any other spec).
+/// The folder of the shipped models: `RAFLE_ZOO` if set, else
+/// `python/rafle/zoo` of the source tree this binary was built from (the
+/// Python package ships the same files).
+pub fn zoo_dir() -> PathBuf {
+    match std::env::var_os("RAFLE_ZOO") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/rafle/zoo"),
+    }
+}
+
+/// The weights file of a checkpoint named by a spec.
+pub fn checkpoint_path(c: &Checkpoint) -> PathBuf {
+    match c {
+        Checkpoint::File(p) => PathBuf::from(p),
+        Checkpoint::Zoo(v) => zoo_dir().join(format!("{}.safetensors", v.name())),
+    }
+}
+
+/// The side of a `model:PATH[:sims]` or `zoo:VARIANT[:sims]` spec (None for
+/// any other spec).
 pub fn model_side(spec: &str, variant: Variant) -> Option<Result<Side>> {
-    let (path, sims) = match rafle_search::spec::model_spec(spec)? {
+    let (checkpoint, sims) = match rafle_search::spec::model_spec(spec)? {
         Ok(x) => x,
         Err(e) => return Some(Err(e.into())),
     };
-    Some(load_side(spec.trim(), &path, sims, variant))
+    Some(load_side(
+        spec.trim(),
+        &checkpoint_path(&checkpoint),
+        sims,
+        variant,
+    ))
 }
 
-fn load_side(spec: &str, path: &str, sims: Option<usize>, variant: Variant) -> Result<Side> {
-    let (net, meta) = checkpoint::load_net(Path::new(path), net::device(Default::default())?)?;
+fn load_side(spec: &str, path: &Path, sims: Option<usize>, variant: Variant) -> Result<Side> {
+    let (net, meta) = checkpoint::load_net(path, net::device(Default::default())?)?;
     if meta.variant != variant.name() {
         bail!(
             "{spec} was trained for {} but the game is {}",
