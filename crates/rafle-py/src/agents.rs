@@ -5,7 +5,7 @@
 //! checkpoint with torch and become a NetworkAgent.
 
 use crate::errors::{parse_variant, value_error};
-use crate::evaluator::{raise, ErrorSlot, Kind, PyEvaluator};
+use crate::evaluator::{check_callable, raise, ErrorSlot, Kind, PyEvaluator};
 use crate::game::Game;
 use crate::interrupt::interruptible;
 use pyo3::prelude::*;
@@ -109,6 +109,14 @@ pub struct NetworkAgent {
     seed: u64,
 }
 
+/// The bound on a search's simulations (a typo like 10**9 would run for days).
+pub fn check_simulations(simulations: usize) -> PyResult<()> {
+    if simulations > 1_000_000 {
+        return Err(value_error("simulations must be at most 1000000"));
+    }
+    Ok(())
+}
+
 /// Search settings from Python keywords (None keeps the default), checked.
 #[allow(clippy::too_many_arguments)]
 pub fn search_params(
@@ -155,14 +163,8 @@ impl NetworkAgent {
         name: Option<String>,
         seed: u64,
     ) -> PyResult<Self> {
-        if !evaluator.is_callable() {
-            return Err(value_error(
-                "the evaluator must be a callable obs -> (logits, value)",
-            ));
-        }
-        if simulations > 1_000_000 {
-            return Err(value_error("simulations must be at most 1000000"));
-        }
+        check_callable(&evaluator)?;
+        check_simulations(simulations)?;
         let params = search_params(
             algorithm,
             gumbel_m,

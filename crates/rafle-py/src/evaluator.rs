@@ -36,6 +36,17 @@ pub enum Kind {
     Policy,
 }
 
+/// The check every entry point taking an evaluator makes first.
+pub fn check_callable(evaluator: &Bound<PyAny>) -> PyResult<()> {
+    if evaluator.is_callable() {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(
+            "the evaluator must be a callable obs -> (logits, value)",
+        ))
+    }
+}
+
 /// The first exception kept in `slots` by a failed evaluation, or one made
 /// from `e`.
 pub fn raise(slots: &[&ErrorSlot], e: EvalError) -> PyErr {

@@ -2,9 +2,8 @@
 //! state (the env is not changed), all searches in lockstep so that the
 //! Python evaluator sees one batch per round.
 
-use crate::agents::search_params;
-use crate::errors::value_error;
-use crate::evaluator::{raise, Kind, PyEvaluator};
+use crate::agents::{check_simulations, search_params};
+use crate::evaluator::{check_callable, raise, Kind, PyEvaluator};
 use crate::interrupt::interruptible;
 use crate::vec_env::VecEnv;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
@@ -63,14 +62,8 @@ pub fn search(
     dirichlet_frac: Option<f64>,
     leaves_per_round: Option<usize>,
 ) -> PyResult<SearchResult> {
-    if !evaluator.is_callable() {
-        return Err(value_error(
-            "the evaluator must be a callable obs -> (logits, value)",
-        ));
-    }
-    if simulations > 1_000_000 {
-        return Err(value_error("simulations must be at most 1000000"));
-    }
+    check_callable(&evaluator)?;
+    check_simulations(simulations)?;
     let params = search_params(
         algorithm,
         gumbel_m,

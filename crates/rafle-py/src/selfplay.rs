@@ -3,7 +3,7 @@
 
 use crate::agents::search_params;
 use crate::errors::{parse_variant, value_error};
-use crate::evaluator::{raise, Kind, PyEvaluator};
+use crate::evaluator::{check_callable, raise, Kind, PyEvaluator};
 use crate::interrupt::interruptible;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
@@ -36,11 +36,7 @@ impl SelfPlay {
         value_target_search: f64,
         seed: u64,
     ) -> PyResult<SelfPlay> {
-        if !evaluator.is_callable() {
-            return Err(value_error(
-                "the evaluator must be a callable obs -> (logits, value)",
-            ));
-        }
+        check_callable(&evaluator)?;
         search.validate().map_err(value_error)?;
         selfplay.validate().map_err(value_error)?;
         if !(0.0..=1.0).contains(&value_target_search) {
@@ -148,20 +144,13 @@ impl SelfPlay {
             leaves_per_round,
         )?;
         let d = SearchConfig::default();
-        let search = SearchConfig {
-            algorithm: p.algorithm,
+        let search = p.to_config(SearchConfig {
             simulations,
             fast_simulations: fast_simulations.unwrap_or(simulations),
             full_search_prob: full_search_prob.unwrap_or(d.full_search_prob),
-            gumbel_m: p.gumbel_m,
-            c_visit: p.c_visit as f64,
-            c_scale: p.c_scale as f64,
-            c_puct: p.c_puct as f64,
-            dirichlet_alpha: p.dirichlet_alpha,
-            dirichlet_frac: p.dirichlet_frac,
             temperature_plies: temperature_plies.unwrap_or(d.temperature_plies),
-            leaves_per_round: p.leaves_per_round,
-        };
+            ..d
+        });
         let selfplay = SelfPlayConfig {
             parallel_games: num_games,
             max_plies: max_plies.unwrap_or(SelfPlayConfig::default().max_plies),

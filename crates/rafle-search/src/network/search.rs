@@ -87,6 +87,22 @@ impl SearchParams {
         }
     }
 
+    /// The `[search]` table holding these settings (the inverse of
+    /// [`SearchParams::from_config`]); the other fields are `base`'s.
+    pub fn to_config(&self, base: SearchConfig) -> SearchConfig {
+        SearchConfig {
+            algorithm: self.algorithm,
+            gumbel_m: self.gumbel_m,
+            c_visit: self.c_visit as f64,
+            c_scale: self.c_scale as f64,
+            c_puct: self.c_puct as f64,
+            dirichlet_alpha: self.dirichlet_alpha,
+            dirichlet_frac: self.dirichlet_frac,
+            leaves_per_round: self.leaves_per_round,
+            ..base
+        }
+    }
+
     /// Checks every value; the error names the field (after `prefix`,
     /// e.g. `search.` in a config file) and what it must be.
     pub fn check(&self, prefix: &str) -> Result<(), String> {
