@@ -99,6 +99,7 @@ driven by your network; details in ``rafle.agents``)::
     #   probabilities; numpy arrays or torch tensors (any device); illegal
     #   actions are masked by rafle. rafle.model.evaluator(net) wraps a RafleNet.
     p = rafle.Player("alphabeta:6", variant="thai", seed=0)   # any CLI player spec
+    z = rafle.Player("zoo:thai:64", variant="thai")  # the shipped thai model (rafle/zoo/), 64 simulations
     p.choose(game)                                  # a legal move, path notation
     agent = rafle.NetworkAgent(evaluator, simulations=64)      # 0: the policy's best legal action
     r = rafle.evaluate(agent, "alphabeta:4", variant="thai", games=200, seed=0)

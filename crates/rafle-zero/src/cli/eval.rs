@@ -4,7 +4,7 @@
 //! rafle eval --variant V --a SPEC --b SPEC --games N [--pdn out.pdn] [--seed S]
 //!            [--threads T] [--sprt elo0,elo1 [--alpha A --beta B]]
 //!            [--openings FILE] [--opening-plies K] [--max-plies P]
-//! rafle eval --variant V --model M --vs SPEC --games N      (--model M = --a model:M)
+//! rafle eval --variant V --model M --vs SPEC --games N      (--model M = --a model:M; zoo:V as is)
 //! rafle eval --variant V --round-robin random,greedy,alphabeta:2 --games N
 //! ```
 //!
@@ -30,7 +30,8 @@ pub struct EvalArgs {
     /// Player B.
     #[arg(long)]
     pub b: Option<String>,
-    /// A model checkpoint as player A (the same as --a model:PATH).
+    /// A model checkpoint as player A (the same as --a model:PATH), or a
+    /// shipped one (zoo:VARIANT[:sims]).
     #[arg(long, conflicts_with = "a")]
     pub model: Option<String>,
     /// The opponent of --model (the same as --b).
@@ -181,6 +182,8 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     } else {
         let spec_a = match (&a.a, &a.model) {
             (Some(s), None) => s.clone(),
+            // A shipped model keeps its own prefix: --model zoo:thai.
+            (None, Some(m)) if m.starts_with("zoo:") => m.clone(),
             (None, Some(m)) => format!("model:{m}"),
             _ => bail!("name player A with --a SPEC (or --model PATH), or use --round-robin"),
         };

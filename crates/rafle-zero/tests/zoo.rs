@@ -1,0 +1,64 @@
+//! The shipped models (`python/rafle/zoo/`, `zoo:VARIANT`) load and play:
+//! their policy alone (0 simulations) beats `random`, which a fresh network
+//! of the same shape does not, so an untrained file cannot pass for a model.
+
+use rafle_core::Variant;
+use rafle_search::network::SearchParams;
+use rafle_search::{parse_player, play_match, ArenaConfig, Side};
+use rafle_zero::checkpoint::{load_net, meta_path, read_meta};
+use rafle_zero::model::{checkpoint_path, model_side, network_side};
+use rafle_zero::net::Net;
+use tch::Device;
+
+const GAMES: usize = 20;
+
+fn score_vs_random(variant: Variant, model: &Side) -> f64 {
+    let random = Side::Player(parse_player("random", variant).unwrap());
+    let cfg = ArenaConfig {
+        games: GAMES,
+        seed: 3,
+        ..Default::default()
+    };
+    play_match(variant, model, &random, &cfg)
+        .unwrap()
+        .wdl
+        .score()
+}
+
+#[test]
+fn every_variant_ships_a_model_whose_policy_beats_random() {
+    for v in Variant::ALL {
+        let spec = format!("zoo:{}:0", v.name());
+        let (checkpoint, _) = rafle_search::spec::model_spec(&spec).unwrap().unwrap();
+        let path = checkpoint_path(&checkpoint);
+        assert!(path.is_file(), "{spec}: no model at {}", path.display());
+        let meta = read_meta(&meta_path(&path)).unwrap();
+        assert_eq!(meta.variant, v.name(), "{}", path.display());
+
+        let trained = model_side(&spec, v).unwrap().unwrap();
+        let score = score_vs_random(v, &trained);
+        assert!(score >= 0.9, "{spec}: {:.0}% against random", 100.0 * score);
+
+        let fresh = Net::new(meta.shape.clone(), Device::Cpu, 1);
+        let params = SearchParams::from_config(&meta.config.search);
+        let fresh = network_side(&fresh, params, 0, "fresh".into()).unwrap();
+        let fresh_score = score_vs_random(v, &fresh);
+        assert!(
+            fresh_score < 0.9,
+            "{}: a fresh network scored {:.0}%, so the test cannot tell",
+            v.name(),
+            100.0 * fresh_score
+        );
+        // The float16 file reloads as the float32 network the side plays.
+        load_net(&path, Device::Cpu).unwrap();
+    }
+}
+
+#[test]
+fn a_zoo_model_of_another_variant_is_a_clear_error() {
+    let err = match model_side("zoo:thai", Variant::International).unwrap() {
+        Ok(_) => panic!("a thai model played international"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("trained for thai"), "{err}");
+}

@@ -1,0 +1,45 @@
+"""The shipped models (rafle/zoo/, ``zoo:VARIANT``) load in Python and play:
+their policy alone (0 simulations) beats ``random``, which a fresh network of
+the same shape does not, so an untrained file cannot pass for a model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("safetensors")
+
+import rafle  # noqa: E402
+from rafle import model as M  # noqa: E402
+from rafle.agents import ZOO  # noqa: E402
+
+GAMES = 20
+
+
+def score_vs_random(a: object, variant: str) -> float:
+    return rafle.evaluate(a, "random", variant=variant, games=GAMES, seed=3, progress=False).score
+
+
+@pytest.mark.parametrize("variant", rafle.VARIANTS)
+def test_every_variant_ships_a_model_whose_policy_beats_random(variant: str) -> None:
+    path = ZOO / f"{variant}.safetensors"
+    assert path.is_file(), f"no model shipped for {variant}"
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert meta["variant"] == variant and meta["zoo"]["weights"] == "float16"
+
+    net = M.load(path)
+    assert all(p.dtype == torch.float32 for p in net.parameters())
+    assert score_vs_random(rafle.NetworkAgent(M.evaluator(net), 0), variant) >= 0.9
+    # The spec resolves to the same file.
+    assert score_vs_random(rafle.Player(f"zoo:{variant}:0", variant), variant) >= 0.9
+
+    torch.manual_seed(1)
+    fresh = M.RafleNet.from_shape(meta["shape"]).eval()
+    assert score_vs_random(rafle.NetworkAgent(M.evaluator(fresh), 0), variant) < 0.9
+
+
+def test_a_zoo_model_of_another_variant_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="thai"):
+        rafle.Player("zoo:thai", "international")
