@@ -55,21 +55,7 @@ def evaluate(net: torch.nn.Module, cfg: dict, games: int, iteration: int, progre
     """Scores of the network (its search, eval.simulations per step) against
     each eval.opponents baseline (all games of a match batched together), as
     metrics: eval/score_vs_<opponent>, and eval/elo against the first."""
-    e, s = cfg["eval"], cfg["search"]
-    agent = rafle.NetworkAgent(
-        model.evaluator(net, dtype=L.inference_dtype(cfg, next(net.parameters()).device)), e["simulations"], s["algorithm"], gumbel_m=s["gumbel_m"],
-        c_visit=s["c_visit"], c_scale=s["c_scale"], c_puct=s["c_puct"], name=f"model@{iteration}",
-    )
-    scores = {}
-    for opponent in e["opponents"]:
-        r = rafle.evaluate(agent, opponent, variant=cfg["run"]["variant"], games=games,
-                           seed=cfg["run"]["seed"] + iteration, progress=progress)
-        print(f"  vs {opponent:<14} {r.games:>4} games  +{r.wins} ={r.draws} -{r.losses}  "
-              f"score {100 * r.score:5.1f}%  Elo {r.elo:+.0f} [{r.elo_ci[0]:+.0f}, {r.elo_ci[1]:+.0f}]",
-              flush=True)
-        scores[f"eval/score_vs_{opponent}"] = r.score
-        scores.setdefault("eval/elo", L.clamped_elo(r.score, r.games))
-    return scores
+    return L.evaluate_opponents(net, cfg, games, iteration, lambda line: print(line, flush=True), progress)
 
 
 def main(args: Args) -> None:

@@ -15,7 +15,7 @@ where they are to act.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from rafle import _rafle
 from rafle._rafle import MatchResult, NetworkAgent, SearchResult, SelfPlay, SpecPlayer, search
@@ -90,14 +90,32 @@ def _model_agent(spec: str, path: Path, sims: Optional[int], variant: str, seed:
     net = model.load(path, device)
     if net.variant != variant:
         raise ValueError(f"{spec!r} was trained for {net.variant} but the game is {variant}")
-    config = net.meta.get("config", {})
-    s = config.get("search", {})
+    return network_agent(net, net.meta.get("config", {}), sims, device=device, name=spec, seed=seed)
+
+
+def network_agent(
+    net: Any,
+    cfg: Mapping[str, Any],
+    simulations: Optional[int] = None,
+    *,
+    device: Any = None,
+    dtype: Any = None,
+    name: Optional[str] = None,
+    seed: int = 0,
+) -> NetworkAgent:
+    """A ``NetworkAgent`` searching with ``net`` (a ``rafle.model.RafleNet``)
+    as a run config says: its ``[search]`` table (rafle's defaults for what
+    it lacks) and ``eval.simulations`` unless ``simulations`` is given;
+    ``device`` and ``dtype`` as in ``rafle.model.evaluator``."""
+    from rafle import model
+
+    s = cfg.get("search", {})
     keys = ("gumbel_m", "c_visit", "c_scale", "c_puct", "leaves_per_round")
     return NetworkAgent(
-        model.evaluator(net, device),
-        config.get("eval", {}).get("simulations", 32) if sims is None else sims,
+        model.evaluator(net, device, dtype),
+        cfg.get("eval", {}).get("simulations", 32) if simulations is None else simulations,
         s.get("algorithm", "gumbel"),
-        name=spec,
+        name=name,
         seed=seed,
         **{k: s[k] for k in keys if k in s},
     )

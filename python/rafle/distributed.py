@@ -334,19 +334,7 @@ def run(
         return got
 
     def evaluate(games: int) -> Dict[str, float]:
-        s = cfg["search"]
-        agent = rafle.NetworkAgent(model.evaluator(net, dtype=L.inference_dtype(cfg, "cpu")), e["simulations"], s["algorithm"], gumbel_m=s["gumbel_m"],
-                                   c_visit=s["c_visit"], c_scale=s["c_scale"], c_puct=s["c_puct"],
-                                   name=f"model@{state.iteration}")
-        out: Dict[str, float] = {}
-        for opponent in e["opponents"]:
-            r = rafle.evaluate(agent, opponent, variant=run_cfg["variant"], games=games,
-                               seed=run_cfg["seed"] + state.iteration, progress=False)
-            _say(bar, f"  vs {opponent:<14} {r.games:>4} games  +{r.wins} ={r.draws} -{r.losses}  "
-                      f"score {100 * r.score:5.1f}%  Elo {r.elo:+.0f} [{r.elo_ci[0]:+.0f}, {r.elo_ci[1]:+.0f}]")
-            out[f"eval/score_vs_{opponent}"] = r.score
-            out.setdefault("eval/elo", L.clamped_elo(r.score, r.games))
-        return out
+        return L.evaluate_opponents(net, cfg, games, state.iteration, lambda line: _say(bar, line))
 
     def checkpoint() -> None:
         size, total = ray.get(replay.size.remote())

@@ -28,7 +28,7 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Union
 
 import numpy as np
 import torch
@@ -42,6 +42,7 @@ __all__ = [
     "Metrics",
     "Replay",
     "clamped_elo",
+    "evaluate_opponents",
     "fresh_net",
     "inference_dtype",
     "load_learner",
@@ -79,6 +80,36 @@ def inference_dtype(cfg: Mapping[str, Any], device: Union[str, torch.device]) ->
         fast = torch.device(device).type == "cuda" or cpu_has_fast_bf16()
         return torch.bfloat16 if fast else None
     return torch.bfloat16 if choice == "bf16" else None
+
+
+def evaluate_opponents(
+    net: torch.nn.Module,
+    cfg: Mapping[str, Any],
+    games: int,
+    iteration: int,
+    say: Callable[[str], None] = print,
+    progress: bool = False,
+) -> Dict[str, float]:
+    """The evaluation of ``rafle train``: ``games`` games of the network's
+    search (``eval.simulations`` per step, the config's dtype) against each
+    ``eval.opponents`` baseline, seeded by ``run.seed + iteration``; one line
+    per opponent through ``say``. Returns the metrics
+    ``eval/score_vs_<opponent>`` and ``eval/elo`` (against the first)."""
+    import rafle
+    from rafle.agents import network_agent
+
+    run = cfg["run"]
+    dtype = inference_dtype(cfg, next(net.parameters()).device)
+    agent = network_agent(net, cfg, dtype=dtype, name=f"model@{iteration}")
+    scores: Dict[str, float] = {}
+    for opponent in cfg["eval"]["opponents"]:
+        r = rafle.evaluate(agent, opponent, variant=run["variant"], games=games,
+                           seed=run["seed"] + iteration, progress=progress)
+        say(f"  vs {opponent:<14} {r.games:>4} games  +{r.wins} ={r.draws} -{r.losses}  "
+            f"score {100 * r.score:5.1f}%  Elo {r.elo:+.0f} [{r.elo_ci[0]:+.0f}, {r.elo_ci[1]:+.0f}]")
+        scores[f"eval/score_vs_{opponent}"] = r.score
+        scores.setdefault("eval/elo", clamped_elo(r.score, r.games))
+    return scores
 
 
 def clamped_elo(score: float, games: int) -> float:

@@ -194,8 +194,8 @@ def evaluator(
     leaves run on one torch thread (see crates/rafle-search/src/network/evaluator.rs)."""
     if device is None:
         device = next(net.parameters()).device
-    on_cpu = torch.device(device).type == "cpu"
     kind = torch.device(device).type
+    on_cpu = kind == "cpu"
 
     @torch.inference_mode()
     def evaluate(obs: np.ndarray) -> Tuple[torch.Tensor, torch.Tensor]:
