@@ -30,16 +30,19 @@ def main() -> int:
     meta_path = a.weights.with_suffix(".json")
     if not a.weights.is_file() or not meta_path.is_file():
         sys.exit(f"ship_model: need {a.weights} and {meta_path}")
-    meta = json.loads(meta_path.read_text())
-    variant = meta["variant"]
-    state = load_file(str(a.weights))
+    try:
+        meta = json.loads(meta_path.read_text())
+        variant, elapsed = meta["variant"], float(meta["elapsed_s"])
+        state = load_file(str(a.weights))
+    except (ValueError, KeyError, TypeError, OSError) as e:
+        sys.exit(f"ship_model: {a.weights} is not a rafle checkpoint ({e})")
     half = {k: (t.half() if t.is_floating_point() else t).contiguous() for k, t in state.items()}
     meta["zoo"] = {
         "source": str(a.weights),
         "config": a.config,
         "weights": "float16",
         "shipped": datetime.date.today().isoformat(),
-        "trained_minutes": round(meta["elapsed_s"] / 60, 1),
+        "trained_minutes": round(elapsed / 60, 1),
     }
     a.zoo.mkdir(parents=True, exist_ok=True)
     out = a.zoo / f"{variant}.safetensors"
