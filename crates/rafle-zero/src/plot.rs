@@ -71,7 +71,10 @@ fn draw_group(path: &Path, series: &BTreeMap<String, Vec<(f64, f64)>>) -> DrawRe
     Ok(())
 }
 
-/// A non-empty range around the values (padded 5%).
+/// A non-empty range around the values, padded by 5% of their span. A series
+/// that is (nearly) constant, such as a 100% score against random, is padded
+/// by 5% of its magnitude instead, so its axis does not zoom into rounding
+/// noise.
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values {
@@ -81,6 +84,34 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     if !lo.is_finite() {
         return (0.0, 1.0);
     }
-    let pad = ((hi - lo) * 0.05).max(1e-3 * hi.abs().max(1.0));
+    let magnitude = lo.abs().max(hi.abs()).max(1.0);
+    let span = hi - lo;
+    let pad = if span < 0.01 * magnitude {
+        0.05 * magnitude
+    } else {
+        0.05 * span
+    };
     (lo - pad, hi + pad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bounds;
+
+    #[test]
+    fn a_constant_series_gets_a_readable_axis() {
+        let (lo, hi) = bounds([1.0, 1.0, 1.0].into_iter());
+        assert!(lo <= 0.95 + 1e-12 && hi >= 1.05 - 1e-12, "{lo}..{hi}");
+        let (lo, hi) = bounds(std::iter::empty());
+        assert_eq!((lo, hi), (0.0, 1.0));
+    }
+
+    #[test]
+    fn a_varying_series_is_padded_by_its_span() {
+        let (lo, hi) = bounds([0.2, 0.6, 0.4].into_iter());
+        assert!(
+            (lo - 0.18).abs() < 1e-9 && (hi - 0.62).abs() < 1e-9,
+            "{lo}..{hi}"
+        );
+    }
 }
