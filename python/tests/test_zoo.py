@@ -5,6 +5,7 @@ the same shape does not, so an untrained file cannot pass for a model."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +44,27 @@ def test_every_variant_ships_a_model_whose_policy_beats_random(variant: str) -> 
 def test_a_zoo_model_of_another_variant_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="thai"):
         rafle.Player("zoo:thai", "international")
+
+
+SHIP = ZOO.parent.parent.parent / "scripts" / "ship_model.py"
+
+
+@pytest.mark.parametrize("content", [None, "not json"])
+def test_ship_model_rejects_what_is_not_a_checkpoint(tmp_path: Path, content: str | None) -> None:
+    """A missing checkpoint or one whose metadata does not parse is a one-line
+    error and a non-zero exit, and nothing is written to the zoo folder."""
+    import subprocess
+    import sys
+
+    weights = tmp_path / "latest.safetensors"
+    if content is not None:
+        weights.write_bytes(b"\0" * 16)
+        weights.with_suffix(".json").write_text(content)
+    out = tmp_path / "zoo"
+    r = subprocess.run(
+        [sys.executable, str(SHIP), str(weights), "--zoo", str(out)], capture_output=True, text=True
+    )
+    assert r.returncode != 0
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ship_model:"), r.stderr
+    assert not out.exists()
