@@ -5,6 +5,8 @@ the same shape does not, so an untrained file cannot pass for a model."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,9 +55,6 @@ SHIP = ZOO.parent.parent.parent / "scripts" / "ship_model.py"
 def test_ship_model_rejects_what_is_not_a_checkpoint(tmp_path: Path, content: str | None) -> None:
     """A missing checkpoint or one whose metadata does not parse is a one-line
     error and a non-zero exit, and nothing is written to the zoo folder."""
-    import subprocess
-    import sys
-
     weights = tmp_path / "latest.safetensors"
     if content is not None:
         weights.write_bytes(b"\0" * 16)
