@@ -94,8 +94,8 @@ def main(args: Args) -> None:
         t0 = time.time()
         before = selfplay.stats
         batch = selfplay.play(cfg["selfplay"]["positions_per_iteration"], progress=not args.quiet)
-        sp = {k: selfplay.stats[k] - before[k] for k in ("games", "draws", "plies", "nn_evals", "batches",
-                                                         "nn_seconds", "tree_seconds")}
+        sp = {k: selfplay.stats[k] - before[k] for k in ("games", "draws", "plies", "nn_evals", "cache_hits",
+                                                         "batches", "nn_seconds", "tree_seconds")}
         sp_s = time.time() - t0
         replay.add(batch)
         games += sp["games"]
@@ -121,6 +121,7 @@ def main(args: Args) -> None:
             "selfplay/nn_evals_per_s": sp["nn_evals"] / sp_s,
             "selfplay/avg_batch": sp["nn_evals"] / max(sp["batches"], 1),
             "selfplay/nn_share": sp["nn_seconds"] / max(sp["nn_seconds"] + sp["tree_seconds"], 1e-9),
+            "selfplay/cache_share": sp["cache_hits"] / max(sp["cache_hits"] + sp["nn_evals"], 1),
         })
         if sp["games"]:
             logs["selfplay/game_length"] = sp["plies"] / sp["games"]

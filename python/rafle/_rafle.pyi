@@ -243,7 +243,9 @@ class SearchResult:
 
 @final
 class SelfPlay:
-    """Games of self-play in lockstep, searching with a Python network."""
+    """Games of self-play in lockstep, searching with a Python network.
+    The keyword arguments are the ``[search]`` and ``[selfplay]`` fields of a
+    config file; ``opening_plies = k`` opens each game with up to k random moves."""
 
     def __new__(
         cls,
@@ -264,6 +266,7 @@ class SelfPlay:
         temperature_plies: int | None = None,
         leaves_per_round: int | None = None,
         max_plies: int | None = None,
+        opening_plies: int = 0,
         value_target_search: float = 0.0,
         seed: int = 0,
     ) -> SelfPlay: ...

@@ -94,7 +94,7 @@ class SelfPlayWorker:
         s = self.cfg["search"]
         self.selfplay = rafle.SelfPlay(
             self.cfg["run"]["variant"], self.evaluator, games_of(self.cfg, self.index), s["simulations"],
-            max_plies=self.cfg["selfplay"]["max_plies"],
+            max_plies=self.cfg["selfplay"]["max_plies"], opening_plies=self.cfg["selfplay"]["opening_plies"],
             value_target_search=self.cfg["train"]["value_target_search"], seed=seed,
             **{k: s[k] for k in SEARCH_KEYS},
         )
@@ -116,7 +116,7 @@ class SelfPlayWorker:
         batch = self.selfplay.play(positions)
         batch["worker"] = np.full(len(batch["obs"]), self.index, np.int16)
         after = self.selfplay.stats
-        return batch, {k: after[k] - before[k] for k in after if k not in ("avg_batch", "nn_share")}, self.index
+        return batch, {k: after[k] - before[k] for k in after if k not in ("avg_batch", "nn_share", "cache_share")}, self.index
 
 
 class ReplayActor:
@@ -388,6 +388,7 @@ def run(
                 "selfplay/nn_evals_per_s": sp.get("nn_evals", 0) / it_s,
                 "selfplay/avg_batch": sp.get("nn_evals", 0) / max(sp.get("batches", 0), 1),
                 "selfplay/nn_share": sp.get("nn_seconds", 0) / max(sp.get("nn_seconds", 0) + sp.get("tree_seconds", 0), 1e-9),
+                "selfplay/cache_share": sp.get("cache_hits", 0) / max(sp.get("cache_hits", 0) + sp.get("nn_evals", 0), 1),
                 "distributed/workers": len(workers),
                 "distributed/samples_per_s": sp["positions"] / it_s,
                 "distributed/restarts": state.restarts,

@@ -76,6 +76,8 @@ def test_arrays_are_training_ready_and_follow_the_rules(variant: str) -> None:
     s = sp.stats
     assert s["positions"] == p and s["games"] == s["white_wins"] + s["black_wins"] + s["draws"]
     assert 1 < s["avg_batch"] <= 8 and 0 < s["nn_share"] < 1
+    # A game's next search starts in the subtree of its last one.
+    assert s["cache_hits"] > 0 and s["cache_share"] == s["cache_hits"] / (s["cache_hits"] + s["nn_evals"])
 
 
 def test_results_are_the_games_outcomes_and_the_search_value_mixes_in() -> None:
@@ -111,6 +113,7 @@ def test_config_files_give_the_config_tables() -> None:
     sp = rafle.SelfPlay.from_config(ROOT / "configs" / "thai.toml", hashed(896))
     s = sp.settings
     assert s["simulations"] == 16 and s["fast_simulations"] == 4 and s["parallel_games"] == 384
+    assert rafle.SelfPlay("thai", hashed(896), opening_plies=6).settings["opening_plies"] == 6
     cfg = rafle._rafle.load_config(ROOT / "configs" / "thai.toml")
     assert cfg["search"]["simulations"] == 16 and cfg["run"]["variant"] == "thai"
     with pytest.raises(ValueError, match="cannot read config"):
@@ -125,6 +128,7 @@ def test_bad_settings_are_value_errors() -> None:
         (dict(algorithm="mcts"), "gumbel or puct"),
         (dict(dirichlet_frac=2.0), "dirichlet_frac"),
         (dict(value_target_search=1.5), "value_target_search"),
+        (dict(max_plies=20, opening_plies=20), "opening_plies"),
     ]:
         with pytest.raises(ValueError, match=needle):
             rafle.SelfPlay("thai", hashed(896), **kwargs)

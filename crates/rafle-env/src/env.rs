@@ -6,7 +6,7 @@
 
 use crate::action::{self, Tables};
 use crate::error::EnvError;
-use crate::obs::{self, ObsBoard};
+use crate::obs::{self, ObsBoard, ObsKey};
 use rafle_core::draws::outcome_of;
 use rafle_core::{
     movegen, parse_fen, Color, Counters, DrawState, EndReason, Move, MoveList, Outcome, Position,
@@ -453,6 +453,12 @@ impl Env {
                 self.actions.push(a);
             }
         }
+    }
+
+    /// The exact key of the observation [`Env::write_obs`] writes: equal
+    /// keys mean equal observations and equal legal steps.
+    pub fn obs_key(&self) -> ObsKey {
+        self.obs_board().key()
     }
 
     /// What the observation shows (see `obs` for the planes).

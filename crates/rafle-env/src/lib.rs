@@ -31,7 +31,7 @@ pub use autoreset::AutoresetMode;
 pub use ending::Ending;
 pub use env::{ActionList, Env, EnvConfig, IllegalActionMode, StepInfo};
 pub use error::{EnvError, VecEnvError};
-pub use obs::{observation_len, observation_shape, NUM_PLANES};
+pub use obs::{observation_len, observation_shape, ObsKey, NUM_PLANES};
 pub use rafle_core::Variant;
 pub use snapshot::Snapshot;
 pub use vec_env::{Batch, EpisodeStat, Outputs, VecEnv};

@@ -49,6 +49,13 @@ pub fn observation_len(v: Variant) -> usize {
     NUM_PLANES * n * n
 }
 
+/// Everything an observation shows, packed exactly (no hashing, so no
+/// collisions): two envs with equal keys write the same observation and
+/// have the same legal steps, so an evaluator answers them alike. Used to
+/// reuse network answers across searches (`rafle_search::network::cache`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ObsKey([u64; 8]);
+
 /// What an observation shows, as bitboards of the real board (bit layout of
 /// rafle_core::board) plus the two constants; `side` picks the frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,6 +136,16 @@ impl ObsBoard {
             planes: [opp_men, opp_kings, own_men, own_kings, captured, chain],
             constants: self.constants,
         }
+    }
+
+    /// The exact key of this observation (see [`ObsKey`]).
+    pub fn key(&self) -> ObsKey {
+        let [a, b] = self.constants.map(f32::to_bits);
+        let mut words = [0u64; 8];
+        words[..6].copy_from_slice(&self.planes);
+        words[6] = (u64::from(a) << 32) | u64::from(b);
+        words[7] = self.side.index() as u64;
+        ObsKey(words)
     }
 
     /// The board of an all-zero buffer.

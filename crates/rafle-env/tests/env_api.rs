@@ -227,3 +227,46 @@ fn bad_fen_is_an_error() {
     assert!(matches!(e, EnvError::Fen(_)));
     assert!(!e.to_string().contains('\n'));
 }
+
+#[test]
+fn obs_keys_are_equal_exactly_when_observations_and_legal_steps_are() {
+    // Every state along random games of every variant, chains included:
+    // equal keys must mean equal observations and legal steps, and equal
+    // observations equal keys (the key is what a cached network answer is
+    // found by).
+    use std::collections::HashMap;
+    for v in Variant::ALL {
+        let mut rng = rafle_core::rng::Rng::new(7);
+        let mut seen: HashMap<rafle_env::ObsKey, (Vec<f32>, Vec<u16>)> = HashMap::new();
+        let mut by_obs: HashMap<Vec<u32>, rafle_env::ObsKey> = HashMap::new();
+        let mut repeats = 0;
+        for _ in 0..40 {
+            let mut env = Env::new(v, EnvConfig::default()).unwrap();
+            while !env.is_done() && env.ply() < 200 {
+                let mut obs = vec![0.0; rafle_env::observation_len(v)];
+                env.write_obs(&mut obs);
+                let legal = env.legal_action_ids().to_vec();
+                let key = env.obs_key();
+                match seen.get(&key) {
+                    Some((o, l)) => {
+                        repeats += 1;
+                        assert_eq!(o, &obs, "{v}: one key, two observations");
+                        assert_eq!(l, &legal, "{v}: one key, two sets of legal steps");
+                    }
+                    None => {
+                        seen.insert(key, (obs.clone(), legal.clone()));
+                    }
+                }
+                let bits: Vec<u32> = obs.iter().map(|x| x.to_bits()).collect();
+                assert_eq!(
+                    *by_obs.entry(bits).or_insert(key),
+                    key,
+                    "{v}: one observation, two keys"
+                );
+                let a = legal[rng.below(legal.len())];
+                env.step(a as usize).unwrap();
+            }
+        }
+        assert!(repeats > 0, "{v}: the games never met a state twice");
+    }
+}

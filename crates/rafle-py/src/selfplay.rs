@@ -14,6 +14,9 @@ use rafle_search::sample::Sample;
 use rafle_search::selfplay::{SelfPlay as Games, SelfPlayStats};
 
 /// Games of self-play in lockstep, searching with a Python network.
+/// The keyword arguments are the `[search]` and `[selfplay]` fields of a
+/// config file (documented in `crates/rafle-search/src/config.rs`);
+/// `opening_plies = k` opens each game with up to k random moves.
 #[pyclass(module = "rafle", name = "SelfPlay")]
 #[derive(Debug)]
 pub struct SelfPlay {
@@ -97,6 +100,7 @@ fn add(t: &mut SelfPlayStats, s: &SelfPlayStats) {
     t.plies += s.plies;
     t.positions += s.positions;
     t.nn_evals += s.nn_evals;
+    t.cache_hits += s.cache_hits;
     t.batches += s.batches;
     t.nn_seconds += s.nn_seconds;
     t.tree_seconds += s.tree_seconds;
@@ -110,7 +114,7 @@ impl SelfPlay {
         fast_simulations = None, full_search_prob = None, algorithm = "gumbel", gumbel_m = None,
         c_visit = None, c_scale = None, c_puct = None, dirichlet_alpha = None,
         dirichlet_frac = None, temperature_plies = None, leaves_per_round = None,
-        max_plies = None, value_target_search = 0.0, seed = 0))]
+        max_plies = None, opening_plies = 0, value_target_search = 0.0, seed = 0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         variant: &str,
@@ -129,6 +133,7 @@ impl SelfPlay {
         temperature_plies: Option<u32>,
         leaves_per_round: Option<usize>,
         max_plies: Option<u32>,
+        opening_plies: u32,
         value_target_search: f64,
         seed: u64,
     ) -> PyResult<Self> {
@@ -154,6 +159,7 @@ impl SelfPlay {
         let selfplay = SelfPlayConfig {
             parallel_games: num_games,
             max_plies: max_plies.unwrap_or(SelfPlayConfig::default().max_plies),
+            opening_plies,
             ..SelfPlayConfig::default()
         };
         SelfPlay::build(v, evaluator, search, selfplay, value_target_search, seed)
@@ -264,13 +270,16 @@ impl SelfPlay {
         d.set_item("leaves_per_round", s.leaves_per_round)?;
         d.set_item("parallel_games", self.selfplay.parallel_games)?;
         d.set_item("max_plies", self.selfplay.max_plies)?;
+        d.set_item("opening_plies", self.selfplay.opening_plies)?;
         d.set_item("value_target_search", self.value_target_search)?;
         Ok(d)
     }
 
     /// Totals since this SelfPlay was made: games (white_wins, black_wins,
-    /// draws), plies, positions, nn_evals, batches, avg_batch, nn_seconds,
-    /// tree_seconds, nn_share, seconds, evals_per_s, games_per_s.
+    /// draws), plies, positions, nn_evals, cache_hits (leaves answered by a
+    /// game's earlier search instead of the evaluator), cache_share, batches,
+    /// avg_batch, nn_seconds, tree_seconds, nn_share, seconds, evals_per_s,
+    /// games_per_s.
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let t = &self.totals;
@@ -282,6 +291,8 @@ impl SelfPlay {
         d.set_item("plies", t.plies)?;
         d.set_item("positions", t.positions)?;
         d.set_item("nn_evals", t.nn_evals)?;
+        d.set_item("cache_hits", t.cache_hits)?;
+        d.set_item("cache_share", t.cache_share())?;
         d.set_item("batches", t.batches)?;
         d.set_item("avg_batch", t.avg_batch())?;
         d.set_item("nn_seconds", t.nn_seconds)?;

@@ -189,6 +189,14 @@ pub struct SelfPlayConfig {
     pub positions_per_iteration: usize,
     /// A game is cut (scored as a draw) after this many plies.
     pub max_plies: u32,
+    /// Each game opens with k uniformly random full moves, k drawn
+    /// uniformly from 0..=opening_plies (0: every game starts at the start
+    /// position). The random moves are not training positions. Varied
+    /// starts keep the games from settling into the network's own few
+    /// openings, so the network also learns the positions a match from
+    /// random openings (the arena's `opening_plies`) leads to.
+    #[serde(default)]
+    pub opening_plies: u32,
 }
 
 /// Optimisation.
@@ -459,6 +467,7 @@ impl Default for SelfPlayConfig {
             parallel_games: 256,
             positions_per_iteration: 2048,
             max_plies: 150,
+            opening_plies: 0,
         }
     }
 }
@@ -494,7 +503,12 @@ impl SelfPlayConfig {
             "selfplay.positions_per_iteration",
             ">= 1",
         )?;
-        check(p.max_plies >= 1, "selfplay.max_plies", ">= 1")
+        check(p.max_plies >= 1, "selfplay.max_plies", ">= 1")?;
+        check(
+            p.opening_plies < p.max_plies,
+            "selfplay.opening_plies",
+            "below selfplay.max_plies",
+        )
     }
 }
 

@@ -5,11 +5,20 @@
 //! plays its move and starts the next search within the same round, so
 //! every round's batch holds `leaves_per_round` leaves per game at most.
 //!
+//! A game may open with random moves (`selfplay.opening_plies`), which are
+//! not training positions.
+//!
 //! Playout cap randomisation (KataGo): each move gets the full search with
 //! probability `full_search_prob`, else the fast one; only full searches
 //! become training positions ([`Sample`]; the fast ones just move the game on).
 //! A game's positions get their result when it ends; games in flight carry
 //! over from one [`SelfPlay::run`] to the next.
+//!
+//! Each game hands an [`EvalCache`](crate::network::EvalCache) from one
+//! search to the next: the next root lies in the subtree this search
+//! expanded, so part of its leaves are answered without the evaluator. The
+//! cache is emptied at the start of every run, since the evaluator's weights
+//! may have changed in between.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -35,6 +44,8 @@ pub struct SelfPlayStats {
     pub plies: u64,
     pub positions: u64,
     pub nn_evals: u64,
+    /// Leaves answered from the games' caches instead of the evaluator.
+    pub cache_hits: u64,
     pub batches: u64,
     pub nn_seconds: f64,
     pub tree_seconds: f64,
@@ -44,6 +55,11 @@ pub struct SelfPlayStats {
 impl SelfPlayStats {
     pub fn avg_batch(&self) -> f64 {
         self.nn_evals as f64 / self.batches.max(1) as f64
+    }
+
+    /// Share of the searches' leaves answered from the cache.
+    pub fn cache_share(&self) -> f64 {
+        self.cache_hits as f64 / (self.cache_hits + self.nn_evals).max(1) as f64
     }
 
     /// Share of self-play time spent in the evaluator.
@@ -69,6 +85,7 @@ struct Budgets {
     fast: usize,
     full_prob: f64,
     temperature_plies: u32,
+    opening_plies: u32,
     params: SearchParams,
 }
 
@@ -112,8 +129,37 @@ impl SelfPlayGame {
             out: Vec::new(),
             finished: Vec::new(),
         };
+        g.start_game();
         g.new_search();
         g
+    }
+
+    /// Back to the start position, then the random opening: k uniformly
+    /// random full moves, k uniform in 0..=opening_plies. An opening that
+    /// ends the game is drawn again.
+    fn start_game(&mut self) {
+        let most = self.budgets.opening_plies as usize;
+        'draw: loop {
+            self.env.reset();
+            if most == 0 {
+                return;
+            }
+            for _ in 0..self.rng.below(most + 1) {
+                let moves = self.env.legal_moves();
+                let m = moves[self.rng.below(moves.len())];
+                let pos = *self.env.position();
+                for a in rafle_env::action::move_to_actions(self.env.variant(), &pos, &m) {
+                    let info = self
+                        .env
+                        .step(a as usize)
+                        .expect("the steps of a legal move are legal");
+                    if info.terminated || info.truncated {
+                        continue 'draw;
+                    }
+                }
+            }
+            return;
+        }
     }
 
     fn new_search(&mut self) {
@@ -127,7 +173,9 @@ impl SelfPlayGame {
             Pick::Sample
         };
         let rng = Rng::new(self.rng.next_u64());
-        self.search = Search::new(self.env.clone(), budget, b.params.clone(), pick, rng);
+        let cache = self.search.take_cache().unwrap_or_default();
+        self.search =
+            Search::new(self.env.clone(), budget, b.params.clone(), pick, rng).with_cache(cache);
     }
 
     /// Plays the finished search's move; records the position of a full
@@ -165,7 +213,7 @@ impl SelfPlayGame {
                 });
             }
             self.finished.push((winner, self.env.ply()));
-            self.env.reset();
+            self.start_game();
         }
         self.new_search();
     }
@@ -220,6 +268,7 @@ impl SelfPlay {
             fast: search.fast_simulations,
             full_prob: search.full_search_prob,
             temperature_plies: search.temperature_plies,
+            opening_plies: selfplay.opening_plies,
             params: SearchParams::from_config(search),
         };
         let env_cfg = EnvConfig {
@@ -252,6 +301,12 @@ impl SelfPlay {
         let start = Instant::now();
         let before = self.driver.stats.first().copied().unwrap_or_default();
         let client_before = self.driver.client_seconds;
+        let hits_before = self.cache_hits();
+        for g in &mut self.games {
+            if let Some(c) = g.search.cache_mut() {
+                c.clear();
+            }
+        }
         while samples.len() < positions {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return Err(EvalError::Interrupted);
@@ -273,6 +328,7 @@ impl SelfPlay {
         }
         let after = self.driver.stats.first().copied().unwrap_or_default();
         stats.nn_evals = after.evals - before.evals;
+        stats.cache_hits = self.cache_hits() - hits_before;
         stats.batches = after.calls - before.calls;
         stats.nn_seconds = after.seconds - before.seconds;
         stats.tree_seconds = self.driver.client_seconds - client_before;
@@ -287,6 +343,11 @@ impl SelfPlay {
         for g in &mut self.games {
             g.next_version = version;
         }
+    }
+
+    /// Leaves answered from the games' caches so far.
+    fn cache_hits(&self) -> u64 {
+        self.games.iter().map(|g| g.search.cache_hits()).sum()
     }
 
     /// Number of games in flight.

@@ -5,8 +5,8 @@ use rafle_core::rng::Rng;
 use rafle_core::{Game, Variant};
 use rafle_env::{Env, EnvConfig};
 use rafle_search::network::{
-    run_searches, Algorithm, EvalError, Evaluator, LeafSlots, Leaves, Pick, Search, SearchOutcome,
-    SearchParams,
+    run_searches, Algorithm, EvalCache, EvalError, Evaluator, LeafSlots, Leaves, Pick, Search,
+    SearchOutcome, SearchParams,
 };
 
 mod common;
@@ -537,4 +537,78 @@ fn leaf_slots_hold_observation_and_mask() {
             .map(|&a| a as usize)
             .collect::<Vec<_>>()
     );
+}
+
+/// Two consecutive searches of a game (the second after the first's move),
+/// each with and without a cache handed from the first to the second.
+#[test]
+fn a_cache_keeps_every_choice_and_saves_evaluations_on_the_next_search() {
+    for algorithm in [Algorithm::Gumbel, Algorithm::Puct] {
+        let p = params(algorithm, 8);
+        let run = |e: &Env, cache: Option<EvalCache>| {
+            let s = Search::new(e.clone(), 48, p.clone(), Pick::Best, Rng::new(3));
+            let mut s = [match cache {
+                Some(c) => s.with_cache(c),
+                None => s,
+            }];
+            let (mut out, stats) = run_searches(V, &mut s, &mut hashed(2), None).unwrap();
+            let [mut s] = s;
+            (out.remove(0), stats.evals, s.take_cache())
+        };
+        let first = Env::new(V, EnvConfig::default()).unwrap();
+        let (plain, plain_evals, _) = run(&first, None);
+        let (cached, cached_evals, cache) = run(&first, Some(EvalCache::new()));
+        assert_eq!(
+            cached, plain,
+            "{algorithm:?}: the cache changed the first search"
+        );
+        assert!(cached_evals <= plain_evals);
+        let cache = cache.expect("the search hands its cache on");
+        assert!(!cache.is_empty());
+        let mut second = first.clone();
+        second.step(plain.action as usize).unwrap();
+        let (plain, plain_evals, _) = run(&second, None);
+        let before = cache.hits;
+        let (cached, cached_evals, cache) = run(&second, Some(cache));
+        assert_eq!(
+            cached, plain,
+            "{algorithm:?}: the cache changed the second search"
+        );
+        let hits = cache.unwrap().hits - before;
+        assert!(
+            hits > 0,
+            "{algorithm:?}: the second search found nothing of the first's"
+        );
+        assert_eq!(cached_evals + hits, plain_evals, "{algorithm:?}");
+    }
+}
+
+#[test]
+fn a_cache_with_several_leaves_per_round_keeps_the_budget() {
+    // A cached leaf is backed up at once instead of waiting with a virtual
+    // loss, so the lines may differ from a search without the cache; the
+    // budget and the win found must not.
+    let e = env(WIN_AT_ONCE);
+    let win = winning_actions(&e);
+    for algorithm in [Algorithm::Gumbel, Algorithm::Puct] {
+        let p = SearchParams {
+            leaves_per_round: 4,
+            ..params(algorithm, 16)
+        };
+        let mut cache = EvalCache::new();
+        for _ in 0..2 {
+            let mut s = [
+                Search::new(e.clone(), 32, p.clone(), Pick::Best, Rng::new(0)).with_cache(cache),
+            ];
+            let (r, _) = run_searches(V, &mut s, &mut hashed(1), None).unwrap();
+            assert_eq!(r[0].action, win[0], "{algorithm:?}");
+            let visits: u32 = s[0].root_edges().iter().map(|x| x.visits).sum();
+            assert_eq!(visits, 32, "{algorithm:?}");
+            cache = s[0].take_cache().unwrap();
+        }
+        assert!(
+            cache.hits > 0,
+            "{algorithm:?}: the same position twice hit nothing"
+        );
+    }
 }

@@ -27,6 +27,7 @@ fn selfplay(games: usize) -> SelfPlayConfig {
         parallel_games: games,
         positions_per_iteration: 64,
         max_plies: 60,
+        opening_plies: 0,
     }
 }
 
@@ -46,6 +47,8 @@ fn samples_are_well_formed_and_the_seed_fixes_them() {
         assert_eq!(st.positions as usize, samples.len());
         assert_eq!(st.games, st.white_wins + st.black_wins + st.draws);
         assert!(st.avg_batch() <= 8.0 && st.avg_batch() > 4.0, "{v}: {st:?}");
+        // The next search of a game starts in the subtree of the last one.
+        assert!(st.cache_hits > 0 && st.cache_share() < 1.0, "{v}: {st:?}");
         for s in &samples {
             assert_eq!(s.obs.len(), rafle_env::observation_len(v));
             let total: f32 = s.policy.iter().map(|p| p.1).sum();
@@ -99,4 +102,38 @@ fn a_stop_or_an_error_interrupts_and_the_games_go_on() {
     assert!(sp.run(&mut flaky, 1000, None, |_| {}).is_err());
     let (samples, _) = sp.run(&mut hashed, 20, None, |_| {}).unwrap();
     assert!(samples.len() >= 20);
+}
+
+#[test]
+fn random_openings_vary_the_games() {
+    // Without noise or openings every game of a deterministic evaluator is
+    // the same game; random openings make them differ.
+    let v = Variant::Thai;
+    let quiet = SearchConfig {
+        fast_simulations: 8,
+        temperature_plies: 0,
+        ..search(1)
+    };
+    let distinct = |opening_plies: u32| {
+        let cfg = SelfPlayConfig {
+            opening_plies,
+            ..selfplay(8)
+        };
+        let mut sp = SelfPlay::new(&quiet, &cfg, v, 5).unwrap();
+        let (samples, st) = sp.run(&mut hashed, 200, None, |_| {}).unwrap();
+        assert!(st.games > 0 && samples.len() >= 200);
+        let mut obs: Vec<&Vec<u8>> = samples.iter().map(|s| &s.obs).collect();
+        obs.sort();
+        obs.dedup();
+        obs.len() as f64 / samples.len() as f64
+    };
+    let (same, varied) = (distinct(0), distinct(6));
+    assert!(same < 0.3, "{same}");
+    assert!(varied > 2.0 * same, "{varied} against {same}");
+    let bad = SelfPlayConfig {
+        opening_plies: 60,
+        ..selfplay(8)
+    };
+    let err = bad.validate().unwrap_err().to_string();
+    assert!(err.contains("selfplay.opening_plies"), "{err}");
 }

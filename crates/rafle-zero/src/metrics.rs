@@ -8,6 +8,8 @@
 //! Names are fixed: `loss/policy`, `loss/value`, `loss/total`, `train/lr`,
 //! `selfplay/games_per_s`, `selfplay/nn_evals_per_s`, `selfplay/avg_batch`,
 //! `selfplay/nn_share` (share of self-play time in the network),
+//! `selfplay/cache_share` (share of search leaves answered by the game's
+//! previous search instead of the network),
 //! `selfplay/game_length`, `selfplay/draw_rate`, `time/selfplay_s`,
 //! `time/train_s` (seconds of the iteration), `eval/score_vs_<spec>`,
 //! `eval/elo` (Elo difference to the first opponent).

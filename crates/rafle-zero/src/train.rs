@@ -334,6 +334,7 @@ impl Trainer {
             log("selfplay/nn_evals_per_s", st.nn_evals as f64 / sp_s)?;
             log("selfplay/avg_batch", st.avg_batch())?;
             log("selfplay/nn_share", st.nn_share())?;
+            log("selfplay/cache_share", st.cache_share())?;
             if st.games > 0 {
                 log("selfplay/game_length", st.plies as f64 / st.games as f64)?;
                 log("selfplay/draw_rate", st.draws as f64 / st.games as f64)?;
@@ -352,7 +353,7 @@ impl Trainer {
                 )
             };
             say(&mp, format!(
-                "iter {it:>3} | {} games (W {} B {} D {}, {:.0} plies) | {:.0} evals/s, batch {:.0}, nn {:.0}% | {} steps, {} | {:.0}+{:.0}s, total {:.0}s",
+                "iter {it:>3} | {} games (W {} B {} D {}, {:.0} plies) | {:.0} evals/s, batch {:.0}, nn {:.0}%, cached {:.0}% | {} steps, {} | {:.0}+{:.0}s, total {:.0}s",
                 st.games,
                 st.white_wins,
                 st.black_wins,
@@ -361,6 +362,7 @@ impl Trainer {
                 st.nn_evals as f64 / sp_s,
                 st.avg_batch(),
                 100.0 * st.nn_share(),
+                100.0 * st.cache_share(),
                 self.step,
                 loss_txt,
                 st.seconds,

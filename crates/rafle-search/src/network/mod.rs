@@ -6,6 +6,7 @@
 //!
 //! ```text
 //! Search (search.rs)      one tree; advance() writes leaves, receive() takes answers
+//!   EvalCache (cache.rs)  answers kept from a game's last search for its next one
 //!   Tree (tree.rs)        nodes over step actions; sign flips only where the player changes
 //!   gumbel.rs, puct.rs    selection rules and policy targets
 //! MoveMaker (mover.rs)    the steps of one full move: forced steps free, a Search per real choice
@@ -23,6 +24,7 @@
 //!                   values [K] f32 in [-1, 1] for the player to act
 //! ```
 
+pub mod cache;
 pub mod evaluator;
 pub mod gumbel;
 pub mod lockstep;
@@ -32,6 +34,7 @@ pub mod puct;
 pub mod search;
 pub mod tree;
 
+pub use cache::EvalCache;
 pub use evaluator::{shared, EvalError, Evaluator, Leaves, SharedEvaluator};
 pub use lockstep::{run_searches, Client, EvalStats, Lockstep, Request};
 pub use mover::{MoveMaker, Step};

@@ -3,12 +3,14 @@
 //! a step with one legal action is played at once (no evaluator call). The
 //! per-game [`NetworkPlayer`](super::NetworkPlayer) and the lockstep arena
 //! both move through this, so they play the same games for the same seed.
+//! A side's searches hand an [`EvalCache`] on to the next one (the evaluator
+//! stays the same for the life of a `MoveMaker`: one game).
 
 use rafle_core::rng::Rng;
 use rafle_core::{Game, Move};
 use rafle_env::Env;
 
-use super::{LeafSlots, Pick, Search, SearchParams};
+use super::{EvalCache, LeafSlots, Pick, Search, SearchParams};
 
 /// What [`MoveMaker::step`] needs next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +29,8 @@ pub struct MoveMaker {
     simulations: usize,
     rng: Rng,
     search: Option<Search>,
+    /// Between searches: the last one's cache.
+    cache: EvalCache,
     nodes: u64,
 }
 
@@ -37,6 +41,7 @@ impl MoveMaker {
             simulations,
             rng: Rng::new(seed),
             search: None,
+            cache: EvalCache::new(),
             nodes: 0,
         }
     }
@@ -62,7 +67,8 @@ impl MoveMaker {
                     self.params.clone(),
                     Pick::Best,
                     rng,
-                );
+                )
+                .with_cache(std::mem::take(&mut self.cache));
                 self.search.insert(s)
             }
         };
@@ -70,6 +76,7 @@ impl MoveMaker {
             0 => {
                 let action = search.result().action;
                 self.nodes += search.tree_size() as u64;
+                self.cache = search.take_cache().unwrap_or_default();
                 self.search = None;
                 Step::Action(action)
             }
@@ -89,6 +96,12 @@ impl MoveMaker {
         if let Some(s) = &mut self.search {
             s.abandon();
         }
+    }
+
+    /// Leaves answered from the cache so far.
+    pub fn cache_hits(&self) -> u64 {
+        let current = self.search.as_ref().map_or(0, |s| s.cache_hits());
+        self.cache.hits + current
     }
 
     /// Search nodes created so far.

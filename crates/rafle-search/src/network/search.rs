@@ -22,6 +22,7 @@ use rafle_core::rng::Rng;
 use rafle_env::Env;
 use serde::{Deserialize, Serialize};
 
+use super::cache::EvalCache;
 use super::tree::Tree;
 use super::{gumbel, puct, LeafSlots};
 use crate::config::SearchConfig;
@@ -192,6 +193,8 @@ pub struct Search {
     schedule: Vec<u32>,
     rng: Rng,
     forced: Option<u16>,
+    /// Answers of the game's earlier searches (see [`Search::with_cache`]).
+    cache: Option<EvalCache>,
 }
 
 /// Where one descent from the root ended.
@@ -221,7 +224,33 @@ impl Search {
             schedule: Vec::new(),
             rng,
             forced,
+            cache: None,
         }
+    }
+
+    /// Lets the search answer leaves from `cache` (the game's earlier
+    /// searches) and store the evaluator's answers there; the choices are
+    /// those of a search without it, with fewer evaluations.
+    pub fn with_cache(mut self, mut cache: EvalCache) -> Search {
+        cache.begin_search();
+        self.cache = Some(cache);
+        self
+    }
+
+    /// Hands the cache on (to the game's next search).
+    pub fn take_cache(&mut self) -> Option<EvalCache> {
+        self.cache.take()
+    }
+
+    /// Leaves answered from the cache so far (its count over the searches
+    /// it served).
+    pub fn cache_hits(&self) -> u64 {
+        self.cache.as_ref().map_or(0, |c| c.hits)
+    }
+
+    /// The cache, if the search has one.
+    pub fn cache_mut(&mut self) -> Option<&mut EvalCache> {
+        self.cache.as_mut()
     }
 
     /// Most leaves one [`Search::advance`] writes.
@@ -242,9 +271,14 @@ impl Search {
             return 0;
         }
         if !self.tree.nodes[0].expanded {
-            self.pending.push(vec![0]);
-            self.write_leaf(0, 0, out);
-            return 1;
+            // The root's answer is backed up like any leaf's (see receive).
+            let Some(value) = self.answer_from_cache(0) else {
+                self.pending.push(vec![0]);
+                self.write_leaf(0, 0, out);
+                return 1;
+            };
+            self.tree.backup(&[0], value);
+            self.init_root();
         }
         let max = self.max_leaves();
         while self.done + self.pending.len() < self.budget && self.pending.len() < max {
@@ -253,6 +287,11 @@ impl Search {
                 Descent::Waiting => break,
                 Descent::Leaf(path) => {
                     let leaf = *path.last().expect("a path holds the root");
+                    if let Some(value) = self.answer_from_cache(leaf) {
+                        self.tree.backup(&path, value);
+                        self.done += 1;
+                        continue;
+                    }
                     self.write_leaf(self.pending.len(), leaf, out);
                     if max > 1 {
                         self.tree.add_virtual_loss(&path);
@@ -278,6 +317,11 @@ impl Search {
             let leaf = *path.last().expect("a path holds the root");
             self.tree
                 .expand(leaf, &logits[k * actions..(k + 1) * actions], values[k]);
+            if let Some(cache) = &mut self.cache {
+                if let Some(env) = &self.tree.nodes[leaf as usize].env {
+                    cache.insert(env.obs_key(), self.tree.legal_logits(leaf), values[k]);
+                }
+            }
             self.tree.backup(path, values[k]);
             if leaf == 0 {
                 self.init_root();
@@ -459,6 +503,20 @@ impl Search {
             node = self.tree.child(node, e);
             path.push(node);
         }
+    }
+
+    /// Expands `node` from the cache if it holds the node's answer; returns
+    /// the value to back up.
+    fn answer_from_cache(&mut self, node: u32) -> Option<f32> {
+        let cache = self.cache.as_mut()?;
+        let key = self.tree.nodes[node as usize]
+            .env
+            .as_ref()
+            .expect("a leaf keeps its env")
+            .obs_key();
+        let hit = cache.get(&key)?;
+        self.tree.expand_legal(node, &hit.logits, hit.value);
+        Some(hit.value)
     }
 
     fn write_leaf(&self, k: usize, node: u32, out: &mut LeafSlots) {

@@ -129,16 +129,32 @@ impl Tree {
             .env
             .as_ref()
             .expect("an expandable node keeps its env");
-        let actions = env.legal_action_ids();
-        let first = self.edges.len() as u32;
-        let count = actions.len() as u32;
-        let max = actions
+        let legal: Vec<f32> = env
+            .legal_action_ids()
             .iter()
             .map(|&a| logits[a as usize])
+            .collect();
+        self.expand_legal(node, &legal, value);
+    }
+
+    /// [`Tree::expand`] from the logits of the legal actions only, in the
+    /// order of the node's `legal_action_ids` (as [`Tree::legal_logits`]
+    /// gives them back).
+    pub fn expand_legal(&mut self, node: u32, legal_logits: &[f32], value: f32) {
+        let env = self.nodes[node as usize]
+            .env
+            .as_ref()
+            .expect("an expandable node keeps its env");
+        let actions = env.legal_action_ids();
+        debug_assert_eq!(actions.len(), legal_logits.len());
+        let first = self.edges.len() as u32;
+        let count = actions.len() as u32;
+        let max = legal_logits
+            .iter()
+            .copied()
             .fold(f32::NEG_INFINITY, f32::max);
         let mut z = 0.0;
-        for &a in actions {
-            let l = logits[a as usize];
+        for (&a, &l) in actions.iter().zip(legal_logits) {
             z += (l - max).exp();
             self.edges.push(Edge {
                 action: a,
@@ -155,6 +171,11 @@ impl Tree {
         n.num_edges = count;
         n.raw_value = value;
         n.expanded = true;
+    }
+
+    /// The logits of an expanded node's edges, in edge order.
+    pub fn legal_logits(&self, node: u32) -> Box<[f32]> {
+        self.edge_range(node).map(|e| self.edges[e].logit).collect()
     }
 
     /// Expands `node` without the network when it has exactly one legal

@@ -201,10 +201,12 @@ fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> an
         for (name, n) in &mut nets {
             let (_, st) = sp.run(n, positions, None, |_| {})?;
             println!(
-                "round {round} {name:>4}: {:>7.0} evals/s, batch {:>5.1}, network {:>3.0}% of self-play time, {:>5.1} games/s",
+                "round {round} {name:>4}: {:>7.0} evals/s, batch {:>5.1}, network {:>3.0}% of self-play time, {:>3.0}% of leaves cached, {:>6.0} positions/s, {:>5.1} games/s",
                 st.nn_evals as f64 / st.seconds,
                 st.avg_batch(),
                 100.0 * st.nn_share(),
+                100.0 * st.cache_share(),
+                st.positions as f64 / st.seconds,
                 st.games as f64 / st.seconds
             );
         }
