@@ -125,49 +125,48 @@ impl Tree {
     /// Creates the edges of `node` from the network's logits over all actions
     /// (legal actions taken from the node's env) and records its value.
     pub fn expand(&mut self, node: u32, logits: &[f32], value: f32) {
-        let env = self.nodes[node as usize]
-            .env
-            .as_ref()
-            .expect("an expandable node keeps its env");
-        let legal: Vec<f32> = env
-            .legal_action_ids()
-            .iter()
-            .map(|&a| logits[a as usize])
-            .collect();
-        self.expand_legal(node, &legal, value);
+        self.expand_with(node, value, |_, a| logits[a as usize]);
     }
 
     /// [`Tree::expand`] from the logits of the legal actions only, in the
     /// order of the node's `legal_action_ids` (as [`Tree::legal_logits`]
     /// gives them back).
     pub fn expand_legal(&mut self, node: u32, legal_logits: &[f32], value: f32) {
+        self.expand_with(node, value, |i, _| legal_logits[i]);
+    }
+
+    /// One edge per legal action, `logit(index, action)` its logit, priors
+    /// the softmax of the logits.
+    fn expand_with(&mut self, node: u32, value: f32, logit: impl Fn(usize, u16) -> f32) {
         let env = self.nodes[node as usize]
             .env
             .as_ref()
             .expect("an expandable node keeps its env");
-        let actions = env.legal_action_ids();
-        debug_assert_eq!(actions.len(), legal_logits.len());
-        let first = self.edges.len() as u32;
-        let count = actions.len() as u32;
-        let max = legal_logits
-            .iter()
-            .copied()
-            .fold(f32::NEG_INFINITY, f32::max);
-        let mut z = 0.0;
-        for (&a, &l) in actions.iter().zip(legal_logits) {
-            z += (l - max).exp();
+        let first = self.edges.len();
+        for (i, &a) in env.legal_action_ids().iter().enumerate() {
             self.edges.push(Edge {
                 action: a,
-                logit: l,
-                prior: (l - max).exp(),
+                logit: logit(i, a),
+                prior: 0.0,
                 child: NONE,
             });
         }
-        for e in &mut self.edges[first as usize..] {
+        let edges = &mut self.edges[first..];
+        let max = edges
+            .iter()
+            .map(|e| e.logit)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let mut z = 0.0;
+        for e in edges.iter_mut() {
+            e.prior = (e.logit - max).exp();
+            z += e.prior;
+        }
+        for e in edges.iter_mut() {
             e.prior /= z;
         }
+        let count = edges.len() as u32;
         let n = &mut self.nodes[node as usize];
-        n.first_edge = first;
+        n.first_edge = first as u32;
         n.num_edges = count;
         n.raw_value = value;
         n.expanded = true;
