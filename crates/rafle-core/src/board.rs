@@ -15,6 +15,13 @@
 //!
 //! A step off the left or right edge lands on a ghost bit, one off the top or
 //! bottom leaves the board; masking with `valid` removes both.
+//!
+//! A *mirrored* board (italian, spanish: rule book B1) has its dark squares
+//! where the plain board has light ones, a8 instead of b8 in the top row. It
+//! is the same layout started one row later: the ghost bit comes after the
+//! first row and then after every two rows (square 1 = a8 -> bit 0, 5 = b7
+//! -> bit 5), which keeps the four shifts above. Numbering (B2) stays row by
+//! row from the top, left to right as White sees the board.
 
 /// Diagonal directions as White sees the board ("up" is towards square 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,10 +60,12 @@ impl Dir {
 }
 
 /// Geometry of an N x N board with the ghost-bit layout above.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
     /// Board side length N (8 or 10).
     pub n: usize,
+    /// Dark squares in a8 (8x8) rather than b8: the mirrored board.
+    pub mirrored: bool,
     /// Dark squares per row, N/2.
     pub h: usize,
     /// Number of playable squares N*N/2.
@@ -70,7 +79,17 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// The plain board: a dark square at each player's left-hand corner.
     pub const fn new(n: usize) -> Geometry {
+        Geometry::with(n, false)
+    }
+
+    /// The mirrored board: a light square at each player's left-hand corner.
+    pub const fn mirrored(n: usize) -> Geometry {
+        Geometry::with(n, true)
+    }
+
+    const fn with(n: usize, mirrored: bool) -> Geometry {
         let h = n / 2;
         let squares = n * h;
         let mut valid = 0u64;
@@ -78,7 +97,7 @@ impl Geometry {
         let mut bottom = 0u64;
         let mut s = 0;
         while s < squares {
-            let bit = s + s / (2 * h);
+            let bit = Geometry::bit_in(h, mirrored, s);
             valid |= 1 << bit;
             if s < h {
                 top |= 1 << bit;
@@ -90,6 +109,7 @@ impl Geometry {
         }
         Geometry {
             n,
+            mirrored,
             h,
             squares,
             valid,
@@ -98,18 +118,25 @@ impl Geometry {
         }
     }
 
+    /// Bit of 0-based square `k`: one ghost bit per two rows, the first
+    /// after row 0 on a mirrored board, after row 1 on a plain one.
+    #[inline(always)]
+    const fn bit_in(h: usize, mirrored: bool, k: usize) -> usize {
+        k + (k / h + mirrored as usize) / 2
+    }
+
     /// Bit index of 1-based square `s` (caller guarantees 1 <= s <= squares).
     #[inline]
     pub const fn bit_of(&self, s: usize) -> u32 {
-        let k = s - 1;
-        (k + k / (2 * self.h)) as u32
+        Geometry::bit_in(self.h, self.mirrored, s - 1) as u32
     }
 
     /// 1-based square of a bit index of a real square.
     #[inline]
     pub const fn square_of(&self, bit: u32) -> usize {
-        let b = bit as usize;
-        b - b / (2 * self.h + 1) + 1
+        // Shift the mirrored layout by one (ghost) bit so both read as plain.
+        let b = bit as usize + self.mirrored as usize * self.h;
+        b - b / (2 * self.h + 1) + 1 - self.mirrored as usize * self.h
     }
 
     /// 0-based row (from the top) and column (0..N, as White sees it) of a square.
@@ -118,7 +145,7 @@ impl Geometry {
         let k = s - 1;
         let row = k / self.h;
         let i = k % self.h;
-        let col = if row.is_multiple_of(2) {
+        let col = if (row + self.mirrored as usize).is_multiple_of(2) {
             2 * i + 1
         } else {
             2 * i
@@ -128,7 +155,8 @@ impl Geometry {
 
     /// The square at (row, col), if that is a dark square on the board.
     pub const fn square_at(&self, row: usize, col: usize) -> Option<usize> {
-        if row >= self.n || col >= self.n || (row + col).is_multiple_of(2) {
+        if row >= self.n || col >= self.n || (row + col + self.mirrored as usize).is_multiple_of(2)
+        {
             return None;
         }
         Some(row * self.h + col / 2 + 1)
@@ -209,8 +237,11 @@ mod tests {
 
     #[test]
     fn layout_round_trips_and_steps_match_rows_and_columns() {
-        for n in [8, 10] {
-            let g = Geometry::new(n);
+        for g in [8, 10]
+            .into_iter()
+            .flat_map(|n| [Geometry::new(n), Geometry::mirrored(n)])
+        {
+            let n = g.n;
             assert_eq!(g.valid.count_ones() as usize, g.squares);
             for s in 1..=g.squares {
                 let b = g.bit_of(s);
@@ -250,5 +281,10 @@ mod tests {
         let g = Geometry::new(10);
         assert_eq!(g.row_col(46), (9, 0)); // a1
         assert_eq!(g.row_col(5), (0, 9)); // j10
+        let g = Geometry::mirrored(8);
+        assert_eq!(g.row_col(1), (0, 0)); // a8
+        assert_eq!(g.row_col(4), (0, 6)); // g8
+        assert_eq!(g.row_col(29), (7, 1)); // b1
+        assert_eq!(g.row_col(32), (7, 7)); // h1
     }
 }

@@ -16,7 +16,7 @@ use crate::movegen;
 use crate::moves::Move;
 use crate::position::{zobrist_after, Position};
 use crate::types::Color;
-use crate::variant::Rules;
+use crate::variant::{Goal, Rules};
 
 /// Draw counters carried from ply to ply; `Copy` so searches can keep them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -40,10 +40,9 @@ pub fn lone_king_limit<R: Rules>(pos: &Position) -> u16 {
         let (om, ok) = pos.material(c.opponent());
         if m == 0 && k == 1 && ok >= 1 {
             let pieces = om + ok;
-            if let Some(l) = R::LONE_KING_LIMITS
-                .iter()
-                .find(|l| (l.min_pieces..=l.max_pieces).contains(&pieces))
-            {
+            if let Some(l) = R::LONE_KING_LIMITS.iter().find(|l| {
+                (l.min_pieces..=l.max_pieces).contains(&pieces) && (!l.kings_only || om == 0)
+            }) {
                 return l.plies;
             }
         }
@@ -93,9 +92,26 @@ pub fn outcome_of<R: Rules>(
     counters: &Counters,
     occurrences: usize,
 ) -> Option<Outcome> {
+    if R::GOAL == Goal::FirstKingWins {
+        // The crowning move ends the game (X1); a set-up position with a
+        // king of the side to move counts as won by it.
+        for c in [pos.side.opponent(), pos.side] {
+            if pos.kings_of(c) != 0 {
+                return Some(Outcome {
+                    winner: Some(c),
+                    reason: EndReason::FirstKing,
+                });
+            }
+        }
+    }
     if num_legal == 0 {
+        // G1, or its inverse in antidraughts (A1).
+        let winner = match R::GOAL {
+            Goal::NoMoveWins => pos.side,
+            _ => pos.side.opponent(),
+        };
         return Some(Outcome {
-            winner: Some(pos.side.opponent()),
+            winner: Some(winner),
             reason: EndReason::NoLegalMove,
         });
     }
@@ -105,10 +121,10 @@ pub fn outcome_of<R: Rules>(
             reason,
         })
     };
-    if occurrences >= 3 {
+    if occurrences >= R::REPETITIONS {
         return draw(EndReason::Repetition);
     }
-    if counters.reversible >= R::NO_PROGRESS_PLIES {
+    if R::NO_PROGRESS_PLIES > 0 && counters.reversible >= R::NO_PROGRESS_PLIES {
         return draw(EndReason::NoProgress);
     }
     if counters.lone_king_limit > 0 && counters.lone_king >= counters.lone_king_limit {

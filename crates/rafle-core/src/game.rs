@@ -18,8 +18,10 @@ use std::fmt;
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
-    /// The side to move has no legal move and loses.
+    /// The side to move has no legal move: it loses (it wins in antidraughts).
     NoLegalMove,
+    /// Breakthrough: a player crowned the first king and wins.
+    FirstKing,
     /// The same position for the third time.
     Repetition,
     /// Too many plies without a capture or a man move.
@@ -37,6 +39,7 @@ impl EndReason {
     pub fn name(self) -> &'static str {
         match self {
             EndReason::NoLegalMove => "no legal move",
+            EndReason::FirstKing => "first king",
             EndReason::Repetition => "threefold repetition",
             EndReason::NoProgress => "no progress",
             EndReason::OneKingEach => "one king each",

@@ -39,4 +39,7 @@ pub use position::{Piece, Position};
 pub use svg::{board_svg, SvgOptions};
 pub use text::board_text;
 pub use types::Color;
-pub use variant::{Checkers, English, International, KingKind, Rules, Thai, Variant};
+pub use variant::{
+    Antidraughts, Brazilian, Breakthrough, Checkers, Czech, English, Goal, International, Italian,
+    Killer, KingKind, Notation, Pool, Precedence, RuleSet, Rules, Russian, Spanish, Thai, Variant,
+};

@@ -4,15 +4,19 @@
 //! board as obstacles until the sequence ends (they are neither empty nor
 //! capturable again); the moving piece's start square counts as empty. A
 //! piece keeps its kind during the whole sequence, so a man that passes the
-//! far row mid-capture stays a man (international); in the other variants men
-//! capture forward only and a man reaching the far row cannot go on, so its
-//! move ends there and it is crowned by `Position::apply`.
+//! far row mid-capture stays a man (international), unless the variant
+//! crowns it there and lets it go on as a king (russian: the move then
+//! carries [`Move::crowned`]); where men capture forward only a man reaching
+//! the far row cannot go on, so its move ends there and it is crowned by
+//! `Position::apply`. Which sequences are legal among those found is the
+//! capture precedence of the variant (rule book C7), applied as each one is
+//! recorded.
 
 use crate::board::{Bits, Dir, Geometry};
 use crate::moves::{Move, MoveList, MAX_JUMPS};
 use crate::position::Position;
 use crate::types::Color;
-use crate::variant::{KingKind, Rules};
+use crate::variant::{KingKind, Precedence, Rules};
 
 #[inline(always)]
 fn forward_dirs(c: Color) -> [Dir; 2] {
@@ -100,8 +104,13 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
             Color::Black => &[Dir::DownLeft, Dir::DownRight],
         }
     };
+    let man_victims = if R::MEN_CAPTURE_KINGS {
+        opp
+    } else {
+        opp & !pos.kings
+    };
     for &d in man_dirs {
-        if g.step(g.step(men, d) & opp, d) & empty != 0 {
+        if g.step(g.step(men, d) & man_victims, d) & empty != 0 {
             return true;
         }
     }
@@ -136,28 +145,56 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
 /// State of the depth-first capture search of one piece.
 struct CaptureSearch<'a> {
     g: Geometry,
-    majority: bool,
     /// Merge paths with the same (from, to, captured) into one move.
     dedup: bool,
     opp: u64,
+    /// Kings of the opponent (for the precedence keys and the king rules).
+    opp_kings: u64,
     empty: u64,
     from: u32,
+    /// Is the piece searched a king from the start?
+    by_king: bool,
     path: [u8; MAX_JUMPS],
+    /// Which jumps of the current path took a king: bit `MAX_JUMPS - 1 - i`
+    /// for the i-th jump, so that a greater number means kings met earlier
+    /// (EarliestKing precedence only).
+    king_order: u32,
+    /// Square where a man was crowned on the current path, if any.
+    crowned: bool,
+    /// Greatest precedence key recorded so far.
     best: u32,
     out: &'a mut MoveList,
 }
 
 impl CaptureSearch<'_> {
+    /// The precedence key of a finished sequence: each key of
+    /// [`Rules::PRECEDENCE`] packed into a bit field, the first the highest.
+    #[inline(always)]
+    fn key<R: Rules>(&self, depth: usize, captured: u64) -> u32 {
+        let mut k = 0u32;
+        let mut i = 0;
+        while i < R::PRECEDENCE.len() {
+            k = match R::PRECEDENCE[i] {
+                Precedence::Quantity => k << 5 | depth as u32,
+                Precedence::WithKing => k << 1 | self.by_king as u32,
+                Precedence::KingsCaptured => k << 5 | (captured & self.opp_kings).count_ones(),
+                Precedence::EarliestKing => k << MAX_JUMPS | self.king_order,
+            };
+            i += 1;
+        }
+        k
+    }
+
     #[inline]
-    fn record(&mut self, depth: usize, captured: u64) {
-        let n = depth as u32;
-        if self.majority {
-            if n < self.best {
+    fn record<R: Rules>(&mut self, depth: usize, captured: u64) {
+        if !R::PRECEDENCE.is_empty() {
+            let key = self.key::<R>(depth, captured);
+            if key < self.best {
                 return;
             }
-            if n > self.best {
+            if key > self.best {
                 self.out.clear();
-                self.best = n;
+                self.best = key;
             }
         }
         let to = self.path[depth - 1];
@@ -165,7 +202,7 @@ impl CaptureSearch<'_> {
         // Different paths with the same (from, to, captured) are one move;
         // that needs at least two captures.
         if self.dedup
-            && n >= 2
+            && depth >= 2
             && self
                 .out
                 .iter()
@@ -173,8 +210,9 @@ impl CaptureSearch<'_> {
         {
             return;
         }
-        self.out
-            .push(Move::capture(self.from, &self.path[..depth], captured));
+        let mut m = Move::capture(self.from, &self.path[..depth], captured);
+        m.crowned = self.crowned;
+        self.out.push(m);
     }
 
     fn man<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize, side: Color) {
@@ -188,8 +226,13 @@ impl CaptureSearch<'_> {
                 Color::Black => &[Dir::DownLeft, Dir::DownRight],
             }
         };
+        let victims = if R::MEN_CAPTURE_KINGS {
+            self.opp
+        } else {
+            self.opp & !self.opp_kings
+        };
         for &d in dirs {
-            let victim = g.step(cur, d) & self.opp & !captured;
+            let victim = g.step(cur, d) & victims & !captured;
             if victim == 0 {
                 continue;
             }
@@ -199,14 +242,36 @@ impl CaptureSearch<'_> {
             }
             extended = true;
             self.path[depth] = land.trailing_zeros() as u8;
-            self.man::<R>(land, captured | victim, depth + 1, side);
+            if R::CROWN_MID_CAPTURE && land & g.promotion_row(side) != 0 {
+                // Crowned on the far row: the capture goes on as a king's.
+                self.crowned = true;
+                self.king::<R>(land, captured | victim, depth + 1, true);
+                self.crowned = false;
+            } else {
+                self.man::<R>(land, captured | victim, depth + 1, side);
+            }
         }
         if !extended && depth > 0 {
-            self.record(depth, captured);
+            self.record::<R>(depth, captured);
         }
     }
 
-    fn king<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize) {
+    /// Can a king on `cur` jump again, `captured` being taken already?
+    fn king_can_jump<R: Rules>(&self, cur: u64, captured: u64) -> bool {
+        let g = self.g;
+        Dir::ALL.into_iter().any(|d| {
+            let mut sq = g.step(cur, d);
+            while sq & self.empty != 0 {
+                sq = g.step(sq, d);
+            }
+            let victim = sq & self.opp & !captured;
+            victim != 0 && g.step(victim, d) & self.empty != 0
+        })
+    }
+
+    /// Captures of a king on `cur`. `may_end`: may the sequence end here
+    /// (false where a variant's landing rule forbids stopping on `cur`).
+    fn king<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize, may_end: bool) {
         let g = self.g;
         let mut extended = false;
         for d in Dir::ALL {
@@ -220,24 +285,52 @@ impl CaptureSearch<'_> {
             if victim == 0 {
                 continue;
             }
-            let mut land = g.step(victim, d) & self.empty;
+            let first = g.step(victim, d) & self.empty;
+            if first == 0 {
+                continue;
+            }
+            extended = true;
+            let taken = captured | victim;
+            let order_bit = if R::PRECEDENCE.contains(&Precedence::EarliestKing)
+                && victim & self.opp_kings != 0
+            {
+                1 << (MAX_JUMPS - 1 - depth)
+            } else {
+                0
+            };
+            self.king_order |= order_bit;
+            // Russian: if some landing square lets the capture go on, only
+            // those may be chosen.
+            let continues = R::LAND_TO_CONTINUE && R::KINGS == KingKind::FlyingLandAnywhere && {
+                let mut land = first;
+                let mut any = false;
+                while land != 0 && !any {
+                    any = self.king_can_jump::<R>(land, taken);
+                    land = g.step(land, d) & self.empty;
+                }
+                any
+            };
+            // Killer: a capture that ends by jumping a king halts right behind it.
+            let halt = R::HALT_BEHIND_KING && victim & self.opp_kings != 0;
+            let mut land = first;
             while land != 0 {
-                extended = true;
                 self.path[depth] = land.trailing_zeros() as u8;
-                self.king::<R>(land, captured | victim, depth + 1);
+                let end_here = !continues && (!halt || land == first);
+                self.king::<R>(land, taken, depth + 1, end_here);
                 if R::KINGS != KingKind::FlyingLandAnywhere {
                     break;
                 }
                 land = g.step(land, d) & self.empty;
             }
+            self.king_order &= !order_bit;
         }
-        if !extended && depth > 0 {
-            self.record(depth, captured);
+        if !extended && depth > 0 && may_end {
+            self.record::<R>(depth, captured);
         }
     }
 }
 
-/// All legal captures (majority rule applied where the variant has it).
+/// All legal captures (the variant's capture precedence applied).
 pub fn generate_captures<R: Rules>(pos: &Position, out: &mut MoveList) {
     search_captures::<R>(pos, out, true);
 }
@@ -258,13 +351,16 @@ fn search_captures<R: Rules>(pos: &Position, out: &mut MoveList, dedup: bool) {
     let own = pos.own();
     let mut s = CaptureSearch {
         g,
-        majority: R::MAJORITY,
         dedup,
         opp: pos.opp(),
+        opp_kings: pos.opp() & pos.kings,
         empty: g.valid & !pos.occupied(),
         from: 0,
+        by_king: false,
         path: [0; MAX_JUMPS],
-        best: 1,
+        king_order: 0,
+        crowned: false,
+        best: 0,
         out,
     };
     let base_empty = s.empty;
@@ -273,10 +369,11 @@ fn search_captures<R: Rules>(pos: &Position, out: &mut MoveList, dedup: bool) {
         s.empty = base_empty | 1 << b;
         s.man::<R>(1 << b, 0, 0, pos.side);
     }
+    s.by_king = true;
     for b in Bits(own & pos.kings) {
         s.from = b;
         s.empty = base_empty | 1 << b;
-        s.king::<R>(1 << b, 0, 0);
+        s.king::<R>(1 << b, 0, 0, true);
     }
 }
 

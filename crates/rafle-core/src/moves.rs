@@ -22,6 +22,9 @@ pub struct Move {
     path: [u8; MAX_JUMPS],
     /// Bitboard of the captured pieces (0 for a quiet move).
     pub captured: u64,
+    /// A man crowned on the far row during its capture, which it went on as
+    /// a king (russian, rule R4); it ends the move a king wherever it lands.
+    pub crowned: bool,
 }
 
 impl PartialEq for Move {
@@ -48,6 +51,7 @@ impl Move {
             len: 1,
             path,
             captured: 0,
+            crowned: false,
         }
     }
 
@@ -62,6 +66,7 @@ impl Move {
             len: landings.len() as u8,
             path,
             captured,
+            crowned: false,
         }
     }
 

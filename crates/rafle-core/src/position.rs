@@ -123,7 +123,8 @@ impl Position {
     }
 
     /// Plays a legal move of the side to move. Captured pieces leave the board,
-    /// a man ending on its crowning row becomes a king, the turn passes.
+    /// a man ending on its crowning row (or crowned on the way, R4) becomes a
+    /// king, the turn passes.
     #[inline]
     pub fn apply(&mut self, g: &Geometry, m: &Move) {
         let from = 1u64 << m.from;
@@ -141,7 +142,7 @@ impl Position {
             Color::Black => self.white &= !m.captured,
         }
         self.kings &= !(m.captured | from);
-        if was_king || to & g.promotion_row(side) != 0 {
+        if was_king || m.crowned || to & g.promotion_row(side) != 0 {
             self.kings |= to;
         }
         self.side = side.opponent();

@@ -23,70 +23,181 @@ pub enum KingKind {
     FlyingLandAnywhere,
 }
 
+/// One key of the capture precedence (rule book C7): among the legal
+/// capture sequences only those with the greatest key survive, keys compared
+/// in the order the variant lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precedence {
+    /// The number of pieces captured (a king counts as one).
+    Quantity,
+    /// Capturing with a king rather than with a man.
+    WithKing,
+    /// The number of kings captured.
+    KingsCaptured,
+    /// The sequence that meets kings the earliest: the jumps that take a
+    /// king, compared in order (the first king earlier wins; then the next).
+    /// Packs 20 bits, so it comes last in a list.
+    EarliestKing,
+}
+
+/// How a game is won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The side to move without a legal move loses (G1).
+    LastMoveWins,
+    /// The side to move without a legal move wins (antidraughts, A1).
+    NoMoveWins,
+    /// The first player to crown a king wins (breakthrough, X1); without a
+    /// legal move one loses, as in G1.
+    FirstKingWins,
+}
+
+/// How squares are written in moves and FENs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// PDN square numbers 1..N*N/2 (B2).
+    Numeric,
+    /// Files and ranks: `c3`, `d4` (B8).
+    Algebraic,
+}
+
 /// A lone-king ending: one side has a single king and nothing else, the
-/// other `min_pieces..=max_pieces` pieces, at least one of them a king. The
-/// game is drawn `plies` plies after that material is reached (the count
-/// restarts whenever a capture changes it).
+/// other `min_pieces..=max_pieces` pieces, at least one of them a king (all
+/// of them kings when `kings_only`). The game is drawn `plies` plies after
+/// that material is reached (the count restarts whenever a capture changes
+/// it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoneKingLimit {
     pub min_pieces: u32,
     pub max_pieces: u32,
+    pub kings_only: bool,
     pub plies: u16,
 }
 
-/// A variant's rules, as compile-time constants. Move generation is generic
-/// over this trait so that each variant gets its own specialised code.
-pub trait Rules: Copy + Default + Send + Sync + fmt::Debug + 'static {
-    const VARIANT: Variant;
-    const GEO: Geometry;
+/// A variant's rules as one value. Each variant's description below is a
+/// `RuleSet` constant, often written "as X, but" with `..X::SET`; every field
+/// cites the rule of the rule book it implements.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleSet {
+    /// The name used everywhere: CLI, Python, configs, the PDN `Variant` tag.
+    pub name: &'static str,
+    /// Other names accepted on input (any case).
+    pub aliases: &'static [&'static str],
+    pub geo: Geometry,
     /// Which side plays the first move of a game.
-    const FIRST: Color;
+    pub first: Color,
     /// Number of rows each side fills at the start.
-    const START_ROWS: usize;
-    const MEN_CAPTURE_BACKWARD: bool;
-    const KINGS: KingKind;
-    /// Must the capture sequence taking the most pieces be chosen?
-    const MAJORITY: bool;
-    /// Plies without a capture or a man move after which the game is drawn.
-    const NO_PROGRESS_PLIES: u16;
+    pub start_rows: usize,
+    pub men_capture_backward: bool,
+    /// May a man capture a king? (Not in italian.)
+    pub men_capture_kings: bool,
+    pub kings: KingKind,
+    /// Capture precedence keys, most important first; empty = free choice.
+    pub precedence: &'static [Precedence],
+    /// A man reaching the far row during a capture is crowned there and goes
+    /// on capturing as a king (russian); otherwise it stays a man.
+    pub crown_mid_capture: bool,
+    /// A flying king must land on a square from which its capture goes on,
+    /// when one of the squares beyond its victim allows that (russian).
+    pub land_to_continue: bool,
+    /// A king whose capture ends by jumping a king halts right behind that
+    /// king (killer).
+    pub halt_behind_king: bool,
+    pub goal: Goal,
+    /// The game is drawn when a position stands for this many times (G2).
+    pub repetitions: u8,
+    /// Plies without a capture or a man move after which the game is drawn;
+    /// 0: no such rule.
+    pub no_progress_plies: u16,
     /// One king each, no men, no capture for the mover -> draw
     /// ([`crate::EndReason::OneKingEach`]).
-    const ONE_KING_EACH_DRAW: bool;
+    pub one_king_each_draw: bool,
     /// Lone-king endings that are drawn after a number of plies
     /// ([`crate::EndReason::LoneKing`]); empty when the variant has none.
-    const LONE_KING_LIMITS: &'static [LoneKingLimit];
-    /// The name used everywhere: CLI, Python, configs, the PDN `Variant` tag.
-    const NAME: &'static str;
-    /// Other names accepted on input (any case).
-    const ALIASES: &'static [&'static str];
+    pub lone_king_limits: &'static [LoneKingLimit],
     /// PDN `GameType` number (pdn.fmjd.org/gametype.html).
-    const PDN_GAME_TYPE: u32;
+    pub pdn_game_type: u32,
     /// PDN result tokens [White wins, Black wins, draw] of the game type.
-    const PDN_RESULTS: [&'static str; 3];
+    pub pdn_results: [&'static str; 3],
+    /// How moves and FENs are printed (both forms are read).
+    pub notation: Notation,
+}
+
+/// A variant's rules at compile time: move generation is generic over this
+/// trait so that each variant gets its own specialised code. The constants
+/// are the fields of [`Rules::SET`].
+pub trait Rules: Copy + Default + Send + Sync + fmt::Debug + 'static {
+    const VARIANT: Variant;
+    const SET: RuleSet;
+    const GEO: Geometry = Self::SET.geo;
+    const FIRST: Color = Self::SET.first;
+    const START_ROWS: usize = Self::SET.start_rows;
+    const MEN_CAPTURE_BACKWARD: bool = Self::SET.men_capture_backward;
+    const MEN_CAPTURE_KINGS: bool = Self::SET.men_capture_kings;
+    const KINGS: KingKind = Self::SET.kings;
+    const PRECEDENCE: &'static [Precedence] = Self::SET.precedence;
+    const CROWN_MID_CAPTURE: bool = Self::SET.crown_mid_capture;
+    const LAND_TO_CONTINUE: bool = Self::SET.land_to_continue;
+    const HALT_BEHIND_KING: bool = Self::SET.halt_behind_king;
+    const GOAL: Goal = Self::SET.goal;
+    const REPETITIONS: usize = Self::SET.repetitions as usize;
+    const NO_PROGRESS_PLIES: u16 = Self::SET.no_progress_plies;
+    const ONE_KING_EACH_DRAW: bool = Self::SET.one_king_each_draw;
+    const LONE_KING_LIMITS: &'static [LoneKingLimit] = Self::SET.lone_king_limits;
 }
 
 /// The result tokens of PDN game types 20 (international) and 21 (English).
 const PDN_RESULTS_20: [&str; 3] = ["2-0", "0-2", "1-1"];
 const PDN_RESULTS_21: [&str; 3] = ["1-0", "0-1", "1/2-1/2"];
 
+/// Majority rule (C7): the most pieces.
+const MAJORITY: &[Precedence] = &[Precedence::Quantity];
+
+/// FMJD-64 rules 7.2.4 and 7.2.8 (rule book R9, R10).
+const RUSSIAN_LONE_KING: &[LoneKingLimit] = &[
+    // R9: three kings or more against a lone king: 15 moves each.
+    LoneKingLimit {
+        min_pieces: 3,
+        max_pieces: 12,
+        kings_only: true,
+        plies: 30,
+    },
+    // R10: one or two pieces, one a king, against a lone king: 5 moves each.
+    LoneKingLimit {
+        min_pieces: 1,
+        max_pieces: 2,
+        kings_only: false,
+        plies: 10,
+    },
+];
+
 /// Thai draughts (rule book section 3, "thai").
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Thai;
 impl Rules for Thai {
     const VARIANT: Variant = Variant::Thai;
-    const GEO: Geometry = Geometry::new(8); // T1: 8x8
-    const FIRST: Color = Color::Black; // T2
-    const START_ROWS: usize = 2; // T1: 8 men each on two rows
-    const MEN_CAPTURE_BACKWARD: bool = false; // T4: forward only
-    const KINGS: KingKind = KingKind::FlyingLandBehind; // T6, T7: land right behind
-    const MAJORITY: bool = false; // T8
-    const NO_PROGRESS_PLIES: u16 = 100; // T10: 50 moves each
-    const ONE_KING_EACH_DRAW: bool = true; // T9
-    const LONE_KING_LIMITS: &'static [LoneKingLimit] = &[];
-    const NAME: &'static str = "thai";
-    const ALIASES: &'static [&'static str] = &[];
-    const PDN_GAME_TYPE: u32 = 31;
-    const PDN_RESULTS: [&'static str; 3] = PDN_RESULTS_21;
+    const SET: RuleSet = RuleSet {
+        name: "thai",
+        aliases: &[],
+        geo: Geometry::new(8),       // T1: 8x8
+        first: Color::Black,         // T2
+        start_rows: 2,               // T1: 8 men each on two rows
+        men_capture_backward: false, // T4: forward only
+        men_capture_kings: true,
+        kings: KingKind::FlyingLandBehind, // T6, T7: land right behind
+        precedence: &[],                   // T8
+        crown_mid_capture: false,          // T5: a man's capture ends on the far row
+        land_to_continue: false,
+        halt_behind_king: false,
+        goal: Goal::LastMoveWins,
+        repetitions: 3,           // G2
+        no_progress_plies: 100,   // T10: 50 moves each
+        one_king_each_draw: true, // T9
+        lone_king_limits: &[],
+        pdn_game_type: 31,
+        pdn_results: PDN_RESULTS_21,
+        notation: Notation::Numeric,
+    };
 }
 
 /// International draughts, 10x10 (rule book section 4, "international").
@@ -94,32 +205,43 @@ impl Rules for Thai {
 pub struct International;
 impl Rules for International {
     const VARIANT: Variant = Variant::International;
-    const GEO: Geometry = Geometry::new(10); // I1: 10x10
-    const FIRST: Color = Color::White; // I2
-    const START_ROWS: usize = 4; // I1: Black on 1-20, White on 31-50
-    const MEN_CAPTURE_BACKWARD: bool = true; // I3
-    const KINGS: KingKind = KingKind::FlyingLandAnywhere; // I4: any square beyond
-    const MAJORITY: bool = true; // I5
-    const NO_PROGRESS_PLIES: u16 = 50; // I7: 25 moves each, only kings
-    const ONE_KING_EACH_DRAW: bool = false;
-    const LONE_KING_LIMITS: &'static [LoneKingLimit] = &[
-        // I8: against three pieces, one a king or more: 16 moves each
-        LoneKingLimit {
-            min_pieces: 3,
-            max_pieces: 3,
-            plies: 32,
-        },
-        // I9: against one or two pieces, one a king or more: 5 moves each
-        LoneKingLimit {
-            min_pieces: 1,
-            max_pieces: 2,
-            plies: 10,
-        },
-    ];
-    const NAME: &'static str = "international";
-    const ALIASES: &'static [&'static str] = &["intl", "10x10"];
-    const PDN_GAME_TYPE: u32 = 20;
-    const PDN_RESULTS: [&'static str; 3] = PDN_RESULTS_20;
+    const SET: RuleSet = RuleSet {
+        name: "international",
+        aliases: &["intl", "10x10"],
+        geo: Geometry::new(10),     // I1: 10x10
+        first: Color::White,        // I2
+        start_rows: 4,              // I1: Black on 1-20, White on 31-50
+        men_capture_backward: true, // I3
+        men_capture_kings: true,
+        kings: KingKind::FlyingLandAnywhere, // I4: any square beyond
+        precedence: MAJORITY,                // I5
+        crown_mid_capture: false,            // I6
+        land_to_continue: false,
+        halt_behind_king: false,
+        goal: Goal::LastMoveWins,
+        repetitions: 3,        // G2
+        no_progress_plies: 50, // I7: 25 moves each, only kings
+        one_king_each_draw: false,
+        lone_king_limits: &[
+            // I8: against three pieces, one a king or more: 16 moves each
+            LoneKingLimit {
+                min_pieces: 3,
+                max_pieces: 3,
+                kings_only: false,
+                plies: 32,
+            },
+            // I9: against one or two pieces, one a king or more: 5 moves each
+            LoneKingLimit {
+                min_pieces: 1,
+                max_pieces: 2,
+                kings_only: false,
+                plies: 10,
+            },
+        ],
+        pdn_game_type: 20,
+        pdn_results: PDN_RESULTS_20,
+        notation: Notation::Numeric,
+    };
 }
 
 /// English draughts as the rule book gives it (section 5, "english"): short
@@ -128,19 +250,28 @@ impl Rules for International {
 pub struct English;
 impl Rules for English {
     const VARIANT: Variant = Variant::English;
-    const GEO: Geometry = Geometry::new(8); // E1: 8x8
-    const FIRST: Color = Color::Black; // E2
-    const START_ROWS: usize = 3; // E1: Black on 1-12, White on 21-32
-    const MEN_CAPTURE_BACKWARD: bool = false; // E3
-    const KINGS: KingKind = KingKind::Short; // E4: one square
-    const MAJORITY: bool = true; // E5
-    const NO_PROGRESS_PLIES: u16 = 80; // E7: 40 moves each
-    const ONE_KING_EACH_DRAW: bool = false;
-    const LONE_KING_LIMITS: &'static [LoneKingLimit] = &[];
-    const NAME: &'static str = "english";
-    const ALIASES: &'static [&'static str] = &[];
-    const PDN_GAME_TYPE: u32 = 21;
-    const PDN_RESULTS: [&'static str; 3] = PDN_RESULTS_21;
+    const SET: RuleSet = RuleSet {
+        name: "english",
+        aliases: &[],
+        geo: Geometry::new(8),       // E1: 8x8
+        first: Color::Black,         // E2
+        start_rows: 3,               // E1: Black on 1-12, White on 21-32
+        men_capture_backward: false, // E3
+        men_capture_kings: true,
+        kings: KingKind::Short,   // E4: one square
+        precedence: MAJORITY,     // E5
+        crown_mid_capture: false, // E6: the move ends on the far row
+        land_to_continue: false,
+        halt_behind_king: false,
+        goal: Goal::LastMoveWins,
+        repetitions: 3,        // G2
+        no_progress_plies: 80, // E7: 40 moves each
+        one_king_each_draw: false,
+        lone_king_limits: &[],
+        pdn_game_type: 21,
+        pdn_results: PDN_RESULTS_21,
+        notation: Notation::Numeric,
+    };
 }
 
 /// Standard checkers (rule book section 6, "checkers"): English without the
@@ -149,22 +280,205 @@ impl Rules for English {
 pub struct Checkers;
 impl Rules for Checkers {
     const VARIANT: Variant = Variant::Checkers;
-    // K1: as english, but for the majority rule.
-    const GEO: Geometry = English::GEO;
-    const FIRST: Color = English::FIRST;
-    const START_ROWS: usize = English::START_ROWS;
-    const MEN_CAPTURE_BACKWARD: bool = English::MEN_CAPTURE_BACKWARD;
-    const KINGS: KingKind = English::KINGS;
-    const MAJORITY: bool = false; // K2
-    const NO_PROGRESS_PLIES: u16 = English::NO_PROGRESS_PLIES;
-    const ONE_KING_EACH_DRAW: bool = English::ONE_KING_EACH_DRAW;
-    const LONE_KING_LIMITS: &'static [LoneKingLimit] = English::LONE_KING_LIMITS;
-    const NAME: &'static str = "checkers";
-    const ALIASES: &'static [&'static str] = &[];
-    // PDN has one game type for English draughts and checkers; the
-    // `Variant` tag tells them apart.
-    const PDN_GAME_TYPE: u32 = English::PDN_GAME_TYPE;
-    const PDN_RESULTS: [&'static str; 3] = English::PDN_RESULTS;
+    // K1: as english, but for the majority rule. PDN has one game type for
+    // English draughts and checkers; the `Variant` tag tells them apart.
+    const SET: RuleSet = RuleSet {
+        name: "checkers",
+        precedence: &[], // K2
+        ..English::SET
+    };
+}
+
+/// Russian draughts, shashki (rule book section 9, "russian").
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Russian;
+impl Rules for Russian {
+    const VARIANT: Variant = Variant::Russian;
+    const SET: RuleSet = RuleSet {
+        name: "russian",
+        aliases: &["shashki"],
+        geo: Geometry::new(8),      // R1: 8x8
+        first: Color::White,        // R2
+        start_rows: 3,              // R1: 12 men each
+        men_capture_backward: true, // R3
+        men_capture_kings: true,
+        kings: KingKind::FlyingLandAnywhere, // R5
+        precedence: &[],                     // R6: free choice
+        crown_mid_capture: true,             // R4
+        land_to_continue: true,              // R5
+        halt_behind_king: false,
+        goal: Goal::LastMoveWins,
+        repetitions: 3,        // G2
+        no_progress_plies: 30, // R7: 15 moves each with kings only
+        one_king_each_draw: false,
+        lone_king_limits: RUSSIAN_LONE_KING, // R9, R10
+        pdn_game_type: 25,
+        pdn_results: PDN_RESULTS_21,
+        notation: Notation::Algebraic, // R8
+    };
+}
+
+/// Brazilian draughts (rule book section 10, "brazilian"): international
+/// rules on 8x8.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Brazilian;
+impl Rules for Brazilian {
+    const VARIANT: Variant = Variant::Brazilian;
+    const SET: RuleSet = RuleSet {
+        name: "brazilian",
+        aliases: &[],
+        geo: Geometry::new(8),               // Z1: 8x8
+        start_rows: 3,                       // Z1: 12 men each
+        no_progress_plies: 40,               // Z3: 20 moves each with kings only (CBD)
+        lone_king_limits: RUSSIAN_LONE_KING, // Z4: as russian (FMJD-64)
+        pdn_game_type: 26,
+        pdn_results: PDN_RESULTS_21,
+        ..International::SET // Z2: every other rule as international
+    };
+}
+
+/// American pool checkers (rule book section 11, "pool").
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Pool;
+impl Rules for Pool {
+    const VARIANT: Variant = Variant::Pool;
+    const SET: RuleSet = RuleSet {
+        name: "pool",
+        aliases: &["american-pool", "pool-checkers"],
+        first: Color::Black,      // P2
+        precedence: &[],          // P4: free choice
+        crown_mid_capture: false, // P5: passing the far row, a man stays a man
+        land_to_continue: true,   // P6: as russian
+        // P7: 15 moves each with kings only (APCA rule 26); P8: three kings
+        // against one: 13 moves each.
+        no_progress_plies: 30,
+        lone_king_limits: &[LoneKingLimit {
+            min_pieces: 3,
+            max_pieces: 3,
+            kings_only: true,
+            plies: 26,
+        }],
+        pdn_game_type: 23,
+        notation: Notation::Numeric,
+        ..Russian::SET // P1, P3: 8x8, 12 men, men capture backward, flying kings
+    };
+}
+
+/// Italian draughts (rule book section 12, "italian").
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Italian;
+impl Rules for Italian {
+    const VARIANT: Variant = Variant::Italian;
+    const SET: RuleSet = RuleSet {
+        name: "italian",
+        aliases: &[],
+        geo: Geometry::mirrored(8), // N1: the mirrored board
+        first: Color::White,        // N2
+        men_capture_kings: false,   // N4
+        // N5: most pieces; then with a king; then most kings; then the
+        // first king taken earliest.
+        precedence: &[
+            Precedence::Quantity,
+            Precedence::WithKing,
+            Precedence::KingsCaptured,
+            Precedence::EarliestKing,
+        ],
+        repetitions: 4,        // N6: a position for the fourth time (FID 9.3)
+        no_progress_plies: 80, // N7: 40 moves each (FID 10.4)
+        pdn_game_type: 22,
+        ..English::SET // N3: men forward only, short kings, crowned on the far row
+    };
+}
+
+/// Spanish (and Portuguese) draughts (rule book section 13, "spanish").
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Spanish;
+impl Rules for Spanish {
+    const VARIANT: Variant = Variant::Spanish;
+    const SET: RuleSet = RuleSet {
+        name: "spanish",
+        aliases: &["portuguese"],
+        kings: KingKind::FlyingLandAnywhere, // S3
+        men_capture_kings: true,
+        // S4: most pieces, then most kings.
+        precedence: &[Precedence::Quantity, Precedence::KingsCaptured],
+        repetitions: 3,        // S5
+        no_progress_plies: 40, // S6: 20 moves each (FPD 3.2.a)
+        // S7: three kings against one: 12 moves each (FPD 3.2.b).
+        lone_king_limits: &[LoneKingLimit {
+            min_pieces: 3,
+            max_pieces: 3,
+            kings_only: true,
+            plies: 24,
+        }],
+        pdn_game_type: 24,
+        ..Italian::SET // S1, S2: mirrored 8x8, White first, men forward only
+    };
+}
+
+/// Czech draughts (rule book section 14, "czech").
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Czech;
+impl Rules for Czech {
+    const VARIANT: Variant = Variant::Czech;
+    const SET: RuleSet = RuleSet {
+        name: "czech",
+        aliases: &[],
+        first: Color::White,                 // Q2
+        kings: KingKind::FlyingLandAnywhere, // Q3
+        land_to_continue: true,              // Q3
+        precedence: &[Precedence::WithKing], // Q4: a king's capture first
+        no_progress_plies: 0,                // Q5: no move-count rule
+        pdn_game_type: 29,
+        notation: Notation::Algebraic, // Q6
+        ..English::SET                 // Q1: 8x8, 12 men, men forward only
+    };
+}
+
+/// Killer draughts (rule book section 15, "killer"): international with
+/// kings halting behind a captured king.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Killer;
+impl Rules for Killer {
+    const VARIANT: Variant = Variant::Killer;
+    const SET: RuleSet = RuleSet {
+        name: "killer",
+        aliases: &[],
+        halt_behind_king: true, // L2
+        ..International::SET    // L1
+    };
+}
+
+/// Antidraughts, losing draughts on the international board (rule book
+/// section 16, "antidraughts").
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Antidraughts;
+impl Rules for Antidraughts {
+    const VARIANT: Variant = Variant::Antidraughts;
+    const SET: RuleSet = RuleSet {
+        name: "antidraughts",
+        aliases: &["losing", "giveaway"],
+        goal: Goal::NoMoveWins, // A1
+        no_progress_plies: 0,   // A3: repetition only
+        lone_king_limits: &[],
+        ..International::SET // A2
+    };
+}
+
+/// Breakthrough draughts on the international board (rule book section 17,
+/// "breakthrough").
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Breakthrough;
+impl Rules for Breakthrough {
+    const VARIANT: Variant = Variant::Breakthrough;
+    const SET: RuleSet = RuleSet {
+        name: "breakthrough",
+        aliases: &[],
+        goal: Goal::FirstKingWins, // X1
+        no_progress_plies: 0,      // X3: no draw rule
+        lone_king_limits: &[],
+        ..International::SET // X2
+    };
 }
 
 /// Declares the runtime enum [`Variant`] (one value per rules description,
@@ -206,16 +520,31 @@ variants!($
     International,
     English,
     Checkers,
+    Russian,
+    Brazilian,
+    Pool,
+    Italian,
+    Spanish,
+    Czech,
+    Killer,
+    Antidraughts,
+    Breakthrough,
 );
 
 impl Variant {
+    /// The variant's rules as a value (for code that reads them at run
+    /// time; hot loops use [`Rules`]).
+    pub fn rules(self) -> &'static RuleSet {
+        with_rules!(self, R => &R::SET)
+    }
+
     pub fn name(self) -> &'static str {
-        with_rules!(self, R => R::NAME)
+        self.rules().name
     }
 
     /// Other names accepted on input.
     pub fn aliases(self) -> &'static [&'static str] {
-        with_rules!(self, R => R::ALIASES)
+        self.rules().aliases
     }
 
     /// The names of all variants, comma separated (for error messages).
@@ -225,7 +554,7 @@ impl Variant {
 
     /// Board geometry of the variant.
     pub fn geometry(self) -> Geometry {
-        with_rules!(self, R => R::GEO)
+        self.rules().geo
     }
 
     /// Board side length N.
@@ -239,22 +568,22 @@ impl Variant {
     }
 
     pub fn first_player(self) -> Color {
-        with_rules!(self, R => R::FIRST)
+        self.rules().first
     }
 
     /// Plies without a capture or a man move after which the game is drawn.
     pub fn no_progress_plies(self) -> u16 {
-        with_rules!(self, R => R::NO_PROGRESS_PLIES)
+        self.rules().no_progress_plies
     }
 
     /// PDN `GameType` number.
     pub fn pdn_game_type(self) -> u32 {
-        with_rules!(self, R => R::PDN_GAME_TYPE)
+        self.rules().pdn_game_type
     }
 
     /// PDN result token of a winner (`None`: a draw) in the variant's game type.
     pub fn pdn_result(self, winner: Option<Color>) -> &'static str {
-        let [white, black, draw] = with_rules!(self, R => R::PDN_RESULTS);
+        let [white, black, draw] = self.rules().pdn_results;
         match winner {
             Some(Color::White) => white,
             Some(Color::Black) => black,

@@ -7,22 +7,72 @@
 mod perft_data;
 
 use perft_data::{tables, Origin};
-use rafle_core::{perft::perft_variant, Game, Position, Variant};
+use rafle_core::movegen::{capture_paths, legal_moves};
+use rafle_core::{perft::perft_variant, Game, Position, Rules, Variant};
 
 /// Leaf budget of the default run; deeper entries need RAFLE_DEEP_PERFT=1.
-const DEFAULT_MAX_LEAVES: u64 = 2_000_000;
+const DEFAULT_MAX_LEAVES: u64 = 5_000_000;
+/// Start positions run at least to this depth by default.
+const START_DEPTH: u32 = 9;
+
+fn budget() -> u64 {
+    let deep = std::env::var("RAFLE_DEEP_PERFT").is_ok_and(|v| v == "1");
+    if deep {
+        u64::MAX
+    } else {
+        DEFAULT_MAX_LEAVES
+    }
+}
 
 #[test]
 fn perft_matches_the_tables() {
-    let deep = std::env::var("RAFLE_DEEP_PERFT").is_ok_and(|v| v == "1");
-    let budget = if deep { u64::MAX } else { DEFAULT_MAX_LEAVES };
     for t in tables() {
         let pos = t.position();
-        for (depth, expect) in t.depths_within(budget) {
+        let start_depth = if t.name == "start" { START_DEPTH } else { 0 };
+        for (depth, expect) in (1..).zip(t.counts.iter().copied()) {
+            if expect > budget() && depth > start_depth {
+                break;
+            }
             let got = perft_variant(t.variant(), &pos, depth);
             assert_eq!(got, expect, "{} depth {depth}", t.label());
         }
     }
+}
+
+/// Perft counting every capture path as a move (dctl's "keep duplicates").
+fn path_perft<R: Rules>(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = capture_paths::<R>(pos);
+    if moves.is_empty() {
+        moves = legal_moves::<R>(pos);
+    }
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let mut next = *pos;
+            next.apply(&R::GEO, m);
+            path_perft::<R>(&next, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn path_perft_matches_the_published_keep_duplicates_series() {
+    let mut checked = 0;
+    for t in tables() {
+        let pos = t.position();
+        for (depth, expect) in t.path_depths_within(budget()) {
+            let got = rafle_core::with_rules!(t.variant(), R => path_perft::<R>(&pos, depth));
+            assert_eq!(got, expect, "{} depth {depth} (paths)", t.label());
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked} depths checked");
 }
 
 #[test]

@@ -11,11 +11,24 @@ mod perft_data;
 
 use common::scale;
 use rafle_core::rng::Rng;
-use rafle_core::{parse_fen, to_fen, Color, Game, Piece, Position, Variant};
+use rafle_core::{
+    parse_fen, to_fen, Color, Game, KingKind, Piece, Position, Precedence, RuleSet, Variant,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A move's identity (rule book B7): (from, to, captured squares).
 type Identity = (usize, usize, BTreeSet<usize>);
+
+/// A capture sequence being built: its path (start square first), the
+/// squares it jumped, in order, and how its piece started and ended.
+#[derive(Clone, Debug)]
+struct Capture {
+    path: Vec<usize>,
+    taken: Vec<(isize, isize)>,
+    by_king: bool,
+    /// A man crowned on the far row during the capture (russian).
+    crowned: bool,
+}
 
 /// The reference: the board as a grid of squares.
 struct Board {
@@ -74,24 +87,30 @@ impl Board {
 
     /// All legal moves as identity -> every path (landing squares) giving it.
     fn legal(&self) -> BTreeMap<Identity, BTreeSet<Vec<usize>>> {
-        let mut caps: Vec<(Identity, Vec<usize>)> = Vec::new();
+        let mut caps: Vec<Capture> = Vec::new();
         for r in 0..self.n as isize {
             for c in 0..self.n as isize {
                 if let Some(Some(p)) = self.at(r, c) {
                     if p.color() == self.side {
-                        let mut path = vec![self.square(r, c)];
-                        self.captures(p, (r, c), (r, c), &mut Vec::new(), &mut path, &mut caps);
+                        let mut seq = Capture {
+                            path: vec![self.square(r, c)],
+                            taken: Vec::new(),
+                            by_king: p.is_king(),
+                            crowned: false,
+                        };
+                        self.captures(p, (r, c), (r, c), &mut seq, &mut caps);
                     }
                 }
             }
         }
-        // Majority rule (international, english): the most pieces, kings count one.
-        let majority = matches!(self.v, Variant::International | Variant::English);
-        let most = caps.iter().map(|(id, _)| id.2.len()).max().unwrap_or(0);
+        // Capture precedence: keep the sequences with the greatest key.
+        let best = caps.iter().map(|c| self.precedence_key(c)).max();
         let mut out: BTreeMap<Identity, BTreeSet<Vec<usize>>> = BTreeMap::new();
-        for (id, path) in caps {
-            if !majority || id.2.len() == most {
-                out.entry(id).or_default().insert(path);
+        for cap in &caps {
+            if Some(self.precedence_key(cap)) == best {
+                out.entry(self.identity(cap))
+                    .or_default()
+                    .insert(cap.path.clone());
             }
         }
         if out.is_empty() {
@@ -100,25 +119,57 @@ impl Board {
         out
     }
 
+    /// The key of rule book C7 as a list compared lexicographically.
+    fn precedence_key(&self, cap: &Capture) -> Vec<usize> {
+        let kings: Vec<bool> = cap
+            .taken
+            .iter()
+            .map(|&(r, c)| matches!(self.at(r, c), Some(Some(p)) if p.is_king()))
+            .collect();
+        let mut key = Vec::new();
+        for p in self.rules().precedence {
+            match p {
+                Precedence::Quantity => key.push(cap.taken.len()),
+                Precedence::WithKing => key.push(usize::from(cap.by_king)),
+                Precedence::KingsCaptured => key.push(kings.iter().filter(|k| **k).count()),
+                // Kings met earlier first: compare the king flags in order.
+                Precedence::EarliestKing => {
+                    key.extend((0..20).map(|i| usize::from(kings.get(i) == Some(&true))))
+                }
+            }
+        }
+        key
+    }
+
+    fn identity(&self, cap: &Capture) -> Identity {
+        let captured = cap.taken.iter().map(|&(r, c)| self.square(r, c)).collect();
+        (cap.path[0], *cap.path.last().unwrap(), captured)
+    }
+
+    fn rules(&self) -> &'static RuleSet {
+        self.v.rules()
+    }
+
     /// Is (r, c) free to land on or pass over during a capture from `start`?
     fn free(&self, r: isize, c: isize, start: (isize, isize)) -> bool {
         // The capturing piece's own starting square counts as empty.
         matches!(self.at(r, c), Some(None)) || (r, c) == start
     }
 
-    fn captures(
+    /// The jumps piece `p` on (r, c) can make: (victim, landing squares in
+    /// order of distance).
+    fn jumps(
         &self,
         p: Piece,
         start: (isize, isize),
         (r, c): (isize, isize),
-        taken: &mut Vec<(isize, isize)>,
-        path: &mut Vec<usize>,
-        out: &mut Vec<(Identity, Vec<usize>)>,
-    ) {
-        let flying = p.is_king() && matches!(self.v, Variant::Thai | Variant::International);
-        // Men capture forward only, except in international.
-        let backward = p.is_king() || self.v == Variant::International;
-        let mut went_on = false;
+        taken: &[(isize, isize)],
+    ) -> Vec<((isize, isize), Vec<(isize, isize)>)> {
+        let rules = self.rules();
+        let flying = p.is_king() && rules.kings != KingKind::Short;
+        let anywhere = p.is_king() && rules.kings == KingKind::FlyingLandAnywhere;
+        let backward = p.is_king() || rules.men_capture_backward;
+        let mut out = Vec::new();
         for (dr, dc) in DIRS {
             if !backward && dr != self.forward() {
                 continue;
@@ -139,44 +190,78 @@ impl Board {
             if victim.color() == self.side || taken.contains(&(vr, vc)) {
                 continue;
             }
+            if !p.is_king() && victim.is_king() && !rules.men_capture_kings {
+                continue;
+            }
+            let mut lands = Vec::new();
             let mut j = 1;
             while self.at(vr + j * dr, vc + j * dc).is_some()
                 && self.free(vr + j * dr, vc + j * dc, start)
             {
-                let (lr, lc) = (vr + j * dr, vc + j * dc);
-                went_on = true;
-                taken.push((vr, vc));
-                path.push(self.square(lr, lc));
-                // Non-international men stop on the far row (crowned, move over).
-                let stops =
-                    !p.is_king() && self.v != Variant::International && lr == self.far_row();
-                if stops {
-                    self.record(taken, path, out);
-                } else {
-                    self.captures(p, start, (lr, lc), taken, path, out);
-                }
-                path.pop();
-                taken.pop();
-                // Thai kings land right behind; short kings and men too.
-                if !(p.is_king() && self.v == Variant::International) {
+                lands.push((vr + j * dr, vc + j * dc));
+                if !anywhere {
                     break;
                 }
                 j += 1;
             }
+            if !lands.is_empty() {
+                out.push(((vr, vc), lands));
+            }
         }
-        if !went_on && path.len() > 1 {
-            self.record(taken, path, out);
-        }
+        out
     }
 
-    fn record(
+    fn captures(
         &self,
-        taken: &[(isize, isize)],
-        path: &[usize],
-        out: &mut Vec<(Identity, Vec<usize>)>,
+        p: Piece,
+        start: (isize, isize),
+        at: (isize, isize),
+        seq: &mut Capture,
+        out: &mut Vec<Capture>,
     ) {
-        let captured = taken.iter().map(|&(r, c)| self.square(r, c)).collect();
-        out.push(((path[0], *path.last().unwrap(), captured), path.to_vec()));
+        let rules = self.rules();
+        let jumps = self.jumps(p, start, at, &seq.taken);
+        for (victim, lands) in &jumps {
+            seq.taken.push(*victim);
+            // The piece on each landing square: a man on the far row is
+            // crowned there where the variant says so.
+            let piece_at = |l: (isize, isize)| {
+                if !p.is_king() && rules.crown_mid_capture && l.0 == self.far_row() {
+                    Piece::King(self.side)
+                } else {
+                    p
+                }
+            };
+            let goes_on: Vec<bool> = lands
+                .iter()
+                .map(|&l| !self.jumps(piece_at(l), start, l, &seq.taken).is_empty())
+                .collect();
+            let victim_king = matches!(self.at(victim.0, victim.1), Some(Some(v)) if v.is_king());
+            for (i, &l) in lands.iter().enumerate() {
+                let q = piece_at(l);
+                // Where the capture cannot go on it ends, unless the landing
+                // rules forbid ending there.
+                let must_go_on = (q.is_king()
+                    && rules.land_to_continue
+                    && rules.kings == KingKind::FlyingLandAnywhere
+                    && goes_on.iter().any(|g| *g))
+                    || (q.is_king() && rules.halt_behind_king && victim_king && i > 0);
+                if !goes_on[i] && must_go_on {
+                    continue;
+                }
+                seq.path.push(self.square(l.0, l.1));
+                let crowned = seq.crowned;
+                seq.crowned |= q.is_king() && !p.is_king();
+                if goes_on[i] {
+                    self.captures(q, start, l, seq, out);
+                } else {
+                    out.push(seq.clone());
+                }
+                seq.crowned = crowned;
+                seq.path.pop();
+            }
+            seq.taken.pop();
+        }
     }
 
     fn quiet(&self, out: &mut BTreeMap<Identity, BTreeSet<Vec<usize>>>) {
@@ -188,8 +273,7 @@ impl Board {
                 if p.color() != self.side {
                     continue;
                 }
-                let flying =
-                    p.is_king() && matches!(self.v, Variant::Thai | Variant::International);
+                let flying = p.is_king() && self.rules().kings != KingKind::Short;
                 for (dr, dc) in DIRS {
                     if !p.is_king() && dr != self.forward() {
                         continue;
@@ -210,8 +294,9 @@ impl Board {
         }
     }
 
-    /// The position after the move with this identity (as a FEN).
-    fn play(&self, (from, to, captured): &Identity) -> String {
+    /// The position after the move with this identity played along `path`
+    /// (start square first), as a FEN.
+    fn play(&self, (from, to, captured): &Identity, path: &[usize]) -> String {
         let g = self.v.geometry();
         let mut pos = Position::EMPTY;
         for s in 1..=g.squares {
@@ -223,9 +308,13 @@ impl Board {
         for &s in captured {
             pos.set(&g, s, None);
         }
-        // A man ending its move on the far row becomes a king.
-        let (row, _) = g.row_col(*to);
-        let crowned = row as isize == self.far_row();
+        // A man ending its move on the far row becomes a king; so does one
+        // reaching it during a capture where the variant crowns it there.
+        let on_far_row = |s: &usize| g.row_col(*s).0 as isize == self.far_row();
+        let crowned = on_far_row(to)
+            || (self.rules().crown_mid_capture
+                && !captured.is_empty()
+                && path.iter().any(on_far_row));
         pos.set(
             &g,
             *to,
@@ -296,7 +385,7 @@ fn compare(v: Variant, pos: &Position) -> usize {
         after.apply(&g, m);
         assert_eq!(
             to_fen(v, &after),
-            board.play(&id),
+            board.play(&id, &m.path_squares(&g)),
             "{v} {fen}: {}",
             game.move_string(m)
         );
@@ -376,7 +465,7 @@ fn engine_matches_reference_along_random_games() {
 #[test]
 fn reference_agrees_on_rule_book_examples() {
     // The reference itself, on positions of the rules table.
-    let b = |v, fen| Board::new(v, &parse_fen(v, fen).unwrap()).legal().len();
+    let b = |v: Variant, fen| Board::new(v, &parse_fen(v, fen).unwrap()).legal().len();
     assert_eq!(b(Variant::Thai, "W:WK29:B11,22"), 1);
     assert_eq!(b(Variant::International, "W:WK47:B9,12,33"), 3);
     assert_eq!(b(Variant::English, "W:W26:B14,22,23"), 1);
@@ -391,8 +480,11 @@ fn reference_perft(v: Variant, fen: &str, depth: u32) -> u64 {
     let board = Board::new(v, &parse_fen(v, fen).unwrap());
     board
         .legal()
-        .keys()
-        .map(|id| reference_perft(v, &board.play(id), depth - 1))
+        .iter()
+        .map(|(id, paths)| {
+            let path = paths.first().expect("a move has a path");
+            reference_perft(v, &board.play(id, path), depth - 1)
+        })
         .sum()
 }
 

@@ -17,7 +17,7 @@ pub enum Ending {
 
 impl Ending {
     /// Every ending, in code order (`ALL[e.code()] == e`).
-    pub const ALL: [Ending; 7] = [
+    pub const ALL: [Ending; 8] = [
         Ending::Rule(EndReason::NoLegalMove),
         Ending::Rule(EndReason::Repetition),
         Ending::Rule(EndReason::NoProgress),
@@ -25,6 +25,7 @@ impl Ending {
         Ending::Rule(EndReason::LoneKing),
         Ending::Rule(EndReason::IllegalMove),
         Ending::Truncated,
+        Ending::Rule(EndReason::FirstKing),
     ];
 
     /// The index in [`Ending::ALL`]; the exhaustive match makes a new
@@ -38,6 +39,7 @@ impl Ending {
             Ending::Rule(EndReason::LoneKing) => 4,
             Ending::Rule(EndReason::IllegalMove) => 5,
             Ending::Truncated => 6,
+            Ending::Rule(EndReason::FirstKing) => 7,
         }
     }
 

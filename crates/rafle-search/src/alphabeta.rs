@@ -322,12 +322,14 @@ impl<R: Rules> Search<'_, R> {
         }
         let mut moves = MoveList::new();
         generate::<R>(pos, &mut moves);
-        if moves.is_empty() {
-            return -(WIN - ply as i32);
-        }
-        // A draw rule (the no-legal-move loss and repetitions were handled above).
-        if outcome_of::<R>(pos, moves.len(), &self.draws.counters(), 1).is_some() {
-            return 0;
+        // The end of the game by the variant's rules (no legal move, its goal,
+        // a draw rule; repetitions were handled above).
+        if let Some(o) = outcome_of::<R>(pos, moves.len(), &self.draws.counters(), 1) {
+            return match o.winner {
+                None => 0,
+                Some(c) if c == pos.side => WIN - ply as i32,
+                Some(_) => -(WIN - ply as i32),
+            };
         }
         let capturing = moves[0].is_capture();
         if ply >= MAX_PLY {

@@ -11,8 +11,13 @@
 //! - king safety: flying kings on the long diagonal (hard to trap, they
 //!   control both halves of the board); short kings near the centre;
 //! - trades when ahead: the material lead counts more as pieces come off.
+//!
+//! The variant's goal ([`Goal`]) turns the sum: antidraughts, where a side
+//! without moves wins, scores its negation (fewer pieces and fewer moves are
+//! better); breakthrough, won by the first king, weighs the advance of men
+//! four times and adds the rows of the most advanced man.
 
-use rafle_core::{Bits, Color, Dir, Geometry, KingKind, Position, Rules, Variant};
+use rafle_core::{Bits, Color, Dir, Geometry, Goal, KingKind, Position, Rules, Variant};
 
 /// (man, king) values in centi-men for the variant.
 pub fn piece_values(v: Variant) -> (i32, i32) {
@@ -31,10 +36,12 @@ const fn values<R: Rules>() -> (i32, i32) {
 /// Row (0 = top) of a real square's bit index in the ghost-bit layout.
 #[inline(always)]
 const fn row_of_bit(g: &Geometry, bit: u32) -> usize {
-    let b = bit as usize;
+    // A mirrored board is the plain layout started one row later.
+    let m = g.mirrored as usize;
+    let b = bit as usize + m * g.h;
     let pair = b / (2 * g.h + 1);
     let offset = b % (2 * g.h + 1);
-    2 * pair + offset / g.h
+    2 * pair + offset / g.h - m
 }
 
 /// Bonus of a man by rows advanced from its own first row (index 0..N-1).
@@ -46,14 +53,20 @@ fn advance_bonus(rows: usize, n: usize) -> i32 {
     r * r * scale / 2
 }
 
-/// The long diagonal (a1-h8 / a1-j10), which White and Black kings both like.
+/// The long diagonal (a1-h8 / a1-j10; h1-a8 on a mirrored board), which
+/// White and Black kings both like.
 const fn long_diagonal(g: &Geometry) -> u64 {
-    // From the bottom-left corner (row N-1, column 0) step up-right.
-    let mut sq = 1u64 << g.bit_of(g.squares - g.h + 1);
+    // From the dark bottom corner, step up towards the other side.
+    let (start, d) = if g.mirrored {
+        (g.squares, Dir::UpLeft)
+    } else {
+        (g.squares - g.h + 1, Dir::UpRight)
+    };
+    let mut sq = 1u64 << g.bit_of(start);
     let mut mask = 0;
     while sq != 0 {
         mask |= sq;
-        sq = g.step(sq, Dir::UpRight);
+        sq = g.step(sq, d);
     }
     mask
 }
@@ -85,6 +98,7 @@ fn side_score<R: Rules>(pos: &Position, c: Color, total_pieces: u32) -> (i32, i3
     let material = men.count_ones() as i32 * man_v + kings.count_ones() as i32 * king_v;
 
     let mut pos_score = 0;
+    let mut furthest = 0;
     for b in Bits(men) {
         let row = row_of_bit(g, b);
         let rows = match c {
@@ -92,6 +106,10 @@ fn side_score<R: Rules>(pos: &Position, c: Color, total_pieces: u32) -> (i32, i3
             Color::Black => row,
         };
         pos_score += advance_bonus(rows, g.n);
+        furthest = furthest.max(rows);
+    }
+    if R::GOAL == Goal::FirstKingWins {
+        pos_score = 4 * pos_score + 10 * (furthest * furthest) as i32;
     }
 
     // Back rank: worth guarding while the opponent still has many men.
@@ -135,7 +153,10 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
     let lead = wm - bm;
     // Trading down when ahead: the same lead is worth more on an emptier board.
     let trade = lead * 8 / (total as i32 + 2);
-    let white = lead + trade + wp - bp;
+    let mut white = lead + trade + wp - bp;
+    if R::GOAL == Goal::NoMoveWins {
+        white = -white;
+    }
     match pos.side {
         Color::White => white,
         Color::Black => -white,
@@ -153,6 +174,15 @@ mod tests {
             let p = Position::start(v);
             let e = rafle_core::with_rules!(v, R => evaluate::<R>(&p));
             assert!(e.abs() < 30, "{v}: {e}");
+            // More material is better, except where losing it all wins.
+            let mut up = p;
+            match p.side {
+                Color::White => up.black &= up.black - 1,
+                Color::Black => up.white &= up.white - 1,
+            }
+            let e = rafle_core::with_rules!(v, R => evaluate::<R>(&up));
+            let gain = e > 50;
+            assert_eq!(gain, v.rules().goal != Goal::NoMoveWins, "{v}: {e}");
         }
         // Thai: White a king up; good for White to move, bad for Black to move.
         let w = parse_fen(Variant::Thai, "W:WK29,22:B5").unwrap();

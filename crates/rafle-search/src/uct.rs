@@ -13,7 +13,7 @@ use crate::eval::piece_values;
 use crate::Player;
 use rafle_core::movegen::generate;
 use rafle_core::rng::Rng;
-use rafle_core::{Color, DrawState, Game, Move, MoveList, Position, Rules, Variant};
+use rafle_core::{Color, DrawState, Game, Goal, Move, MoveList, Position, Rules, Variant};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UctConfig {
@@ -245,7 +245,10 @@ impl<R: Rules> Tree<R> {
             let (m, k) = pos.material(c);
             m as i32 * man + k as i32 * king
         };
-        let lead = value(mover) - value(mover.opponent());
+        let mut lead = value(mover) - value(mover.opponent());
+        if R::GOAL == Goal::NoMoveWins {
+            lead = -lead; // antidraughts: the side with less material is ahead
+        }
         if lead >= man {
             1.0
         } else if lead <= -man {

@@ -24,6 +24,9 @@ pub struct Table {
     pub fen: String,
     /// Leaves at depth 1, 2, ...
     pub counts: Vec<u64>,
+    /// Leaves at depth 1, 2, ... counting every capture path (may be empty).
+    #[serde(default)]
+    pub paths: Vec<u64>,
     pub origin: Origin,
     pub source: String,
 }
@@ -45,15 +48,24 @@ impl Table {
 
     /// (depth, leaves) for the depths whose count is at most `max_leaves`.
     pub fn depths_within(&self, max_leaves: u64) -> impl Iterator<Item = (u32, u64)> + '_ {
-        (1..)
-            .zip(self.counts.iter().copied())
-            .take_while(move |&(_, n)| n <= max_leaves)
+        within(&self.counts, max_leaves)
+    }
+
+    /// As [`Table::depths_within`], for the `paths` series.
+    pub fn path_depths_within(&self, max_leaves: u64) -> impl Iterator<Item = (u32, u64)> + '_ {
+        within(&self.paths, max_leaves)
     }
 
     /// A label for assertion messages.
     pub fn label(&self) -> String {
         format!("{} {} ({})", self.variant, self.name, self.source)
     }
+}
+
+fn within(counts: &[u64], max_leaves: u64) -> impl Iterator<Item = (u32, u64)> + '_ {
+    (1..)
+        .zip(counts.iter().copied())
+        .take_while(move |&(_, n)| n <= max_leaves)
 }
 
 /// Every table of the file.

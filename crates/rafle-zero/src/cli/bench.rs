@@ -24,17 +24,18 @@ pub struct BenchArgs {
 pub enum BenchKind {
     /// Perft from the start position; prints leaves and leaves per second.
     Perft {
-        /// One variant (all four if omitted).
+        /// One variant (every variant if omitted).
         #[arg(long)]
         variant: Option<String>,
-        /// Depth (default: checkers 11, international 9, thai 8, english 9).
+        /// Depth (default: the first depth whose perft takes at least a
+        /// second).
         #[arg(long)]
         depth: Option<u32>,
     },
     /// VecEnv steps per second with the built-in random sampler, observations
     /// and masks written every step; bytes written per second against memcpy.
     Env {
-        /// One variant (all four if omitted).
+        /// One variant (every variant if omitted).
         #[arg(long)]
         variant: Option<String>,
         /// Number of games stepped together.
@@ -72,12 +73,18 @@ pub enum BenchKind {
     },
 }
 
-fn default_depth(v: Variant) -> u32 {
-    match v {
-        Variant::Checkers => 11,
-        Variant::International => 9,
-        Variant::Thai => 8,
-        Variant::English => 9,
+/// Perft of `pos` at `depth`, or at the first depth taking a second or more:
+/// (depth, leaves, seconds).
+fn timed_perft(v: Variant, pos: &Position, depth: Option<u32>) -> (u32, u64, f64) {
+    let mut d = depth.unwrap_or(1);
+    loop {
+        let t = Instant::now();
+        let n = rafle_core::perft::perft_variant(v, pos, d);
+        let s = t.elapsed().as_secs_f64();
+        if depth.is_some() || s >= 1.0 || n == 0 {
+            return (d, n, s);
+        }
+        d += 1;
     }
 }
 
@@ -93,11 +100,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
                 "variant", "depth", "leaves", "seconds", "leaves/s"
             );
             for v in variants {
-                let d = depth.unwrap_or(default_depth(v));
-                let pos = Position::start(v);
-                let t = Instant::now();
-                let n = rafle_core::perft::perft_variant(v, &pos, d);
-                let s = t.elapsed().as_secs_f64();
+                let (d, n, s) = timed_perft(v, &Position::start(v), depth);
                 println!(
                     "{:<14} {:>5} {:>14} {:>9.3} {:>14.3e}",
                     v.name(),
