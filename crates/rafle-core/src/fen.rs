@@ -1,12 +1,14 @@
 //! PDN FEN parsing and printing: `W:W31,32,K10:B1-12` (side to move, then each
-//! colour's pieces; `K` marks a king; ranges accepted on input).
+//! colour's pieces; `K` marks a king; ranges accepted on input). Squares
+//! are read as numbers or algebraic names (`W:Wc3,Ke1:Bd6`) and printed in
+//! the variant's notation ([`crate::notation::square_name`]).
 
+use crate::board::Geometry;
 use crate::error::Error;
 use crate::moves::MAX_JUMPS;
 use crate::position::{Piece, Position};
 use crate::types::Color;
 use crate::variant::Variant;
-use std::fmt::Write;
 
 fn color_of(tok: &str, what: &str) -> Result<Color, Error> {
     match tok {
@@ -18,18 +20,8 @@ fn color_of(tok: &str, what: &str) -> Result<Color, Error> {
     }
 }
 
-fn parse_square(tok: &str, squares: usize) -> Result<usize, Error> {
-    let t = tok.trim();
-    if t.is_empty() || !t.bytes().all(|c| c.is_ascii_digit()) || t.len() > 3 {
-        return Err(Error::Fen(format!("{tok:?} is not a square number")));
-    }
-    let s: usize = t
-        .parse()
-        .map_err(|_| Error::Fen(format!("{tok:?} is not a square number")))?;
-    if s == 0 || s > squares {
-        return Err(Error::Fen(format!("square {s} out of range 1-{squares}")));
-    }
-    Ok(s)
+fn parse_square(g: &Geometry, tok: &str) -> Result<usize, Error> {
+    crate::notation::parse_square(g, tok).map_err(Error::Fen)
 }
 
 /// Reads a PDN FEN for variant `v`.
@@ -74,9 +66,9 @@ pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
                 None => (false, item),
             };
             let (lo, hi) = match body.split_once('-') {
-                Some((a, b)) => (parse_square(a, g.squares)?, parse_square(b, g.squares)?),
+                Some((a, b)) => (parse_square(&g, a)?, parse_square(&g, b)?),
                 None => {
-                    let q = parse_square(body, g.squares)?;
+                    let q = parse_square(&g, body)?;
                     (q, q)
                 }
             };
@@ -128,7 +120,7 @@ pub fn to_fen(v: Variant, pos: &Position) -> String {
             if pos.kings & (1u64 << g.bit_of(s)) != 0 {
                 out.push('K');
             }
-            let _ = write!(out, "{s}");
+            out.push_str(&crate::notation::square_name(v, s));
         }
     }
     out

@@ -235,7 +235,7 @@ impl Game {
 
     /// A move in full path notation.
     pub fn move_string(&self, m: &Move) -> String {
-        notation::move_to_string(&self.geometry(), m)
+        notation::move_to_string(self.variant, m)
     }
 
     /// Perft from the current position: the leaves of the move rules' tree

@@ -571,7 +571,8 @@ impl Variant {
         self.rules().first
     }
 
-    /// Plies without a capture or a man move after which the game is drawn.
+    /// Plies without a capture or a man move after which the game is drawn
+    /// (0: the variant has no such rule).
     pub fn no_progress_plies(self) -> u16 {
         self.rules().no_progress_plies
     }

@@ -158,7 +158,11 @@ fn bad_moves_give_errors() {
         ("31x-26", "syntax"),
         ("0-5", "syntax"),
         ("31-51", "syntax"),
-        ("a1-b2", "syntax"),
+        ("a1-b2", "illegal"),
+        ("a1-a2", "syntax"),
+        ("k1-j2", "syntax"),
+        ("a11-b10", "syntax"),
+        ("1a-2b", "syntax"),
         ("31--26", "syntax"),
         ("9999999999999999999999-1", "syntax"),
         ("31-25", "illegal"),
@@ -194,6 +198,75 @@ fn bad_moves_give_errors() {
 }
 
 #[test]
+fn algebraic_squares_are_read_everywhere_and_printed_where_the_variant_writes_them() {
+    use rafle_core::Notation;
+    for v in Variant::ALL {
+        let g = v.geometry();
+        let mut game = Game::new(v);
+        // A FEN in algebraic names reads as the numeric one, in every variant.
+        let names: Vec<String> = (1..=g.squares)
+            .map(|s| {
+                let (r, c) = g.row_col(s);
+                format!("{}{}", (b'a' + c as u8) as char, g.n - r)
+            })
+            .collect();
+        let pos = *game.position();
+        let alg = |bb: u64| -> String {
+            g.squares_of(bb)
+                .map(|s| names[s - 1].clone())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let side = if pos.side == rafle_core::Color::White {
+            "W"
+        } else {
+            "B"
+        };
+        let fen = format!("{side}:W{}:B{}", alg(pos.white), alg(pos.black));
+        assert_eq!(parse_fen(v, &fen), Ok(pos), "{v} {fen}");
+        // Every legal move reads back from both forms of its squares.
+        for m in game.legal_moves().to_vec() {
+            let path = m.path_squares(&g);
+            let sep = if m.is_capture() { "x" } else { "-" };
+            let numeric: Vec<String> = path.iter().map(|s| s.to_string()).collect();
+            let named: Vec<String> = path.iter().map(|s| names[s - 1].clone()).collect();
+            assert_eq!(game.parse_move(&numeric.join(sep)), Ok(m), "{v}");
+            assert_eq!(game.parse_move(&named.join(sep)), Ok(m), "{v}");
+            let printed = game.move_string(&m);
+            let want = match v.rules().notation {
+                Notation::Numeric => numeric.join(sep),
+                Notation::Algebraic => named.join(if m.is_capture() { ":" } else { "-" }),
+            };
+            assert_eq!(printed, want, "{v}");
+        }
+        // The FEN prints in the variant's notation and reads back.
+        let printed = game.fen();
+        assert_eq!(
+            printed.contains("a") || printed.contains("b"),
+            v.rules().notation == Notation::Algebraic && pos.occupied() != 0,
+            "{v} {printed}"
+        );
+        assert_eq!(parse_fen(v, &printed), Ok(pos));
+        let m = game.legal_moves()[0];
+        game.play(&m).unwrap();
+    }
+    // Russian: the opening move c3-d4 is 22-18.
+    let mut g = Game::new(Variant::Russian);
+    assert_eq!(
+        g.play_str("c3-d4").map(|m| g.move_string(&m)),
+        Ok("c3-d4".into())
+    );
+    assert_eq!(
+        g.play_str("f6-e5").map(|m| g.move_string(&m)),
+        Ok("f6-e5".into())
+    );
+    assert_eq!(
+        g.play_str("d4:f6").map(|m| g.move_string(&m)),
+        Ok("d4:f6".into())
+    );
+}
+
+#[test]
 fn malformed_fens_give_errors() {
     for (v, fen, what) in [
         (T, "", "empty"),
@@ -205,6 +278,14 @@ fn malformed_fens_give_errors() {
         (T, "W:W33:B2", "square out of range"),
         (T, "W:W0:B2", "square zero"),
         (I, "W:W51:B1", "square out of range"),
+        (T, "W:Wi1:B2", "algebraic square off the board"),
+        (T, "W:Wa9:B2", "algebraic square off the board"),
+        (T, "W:Wa2:B2", "algebraic light square"),
+        (
+            Variant::Italian,
+            "W:Wa1:B2",
+            "algebraic light square of a mirrored board",
+        ),
         (I, "W:W40:B1-55", "range out of range"),
         (E, "W:W20:B20", "two pieces on one square"),
         (E, "W:W20,K20:B1", "two pieces on one square"),

@@ -11,7 +11,11 @@
 use rafle_core::{Color, EndReason, Game, Geometry, Piece, Variant};
 use std::collections::BTreeSet;
 
-use Variant::{Checkers as C, English as E, International as I, Thai as T};
+use Variant::{
+    Antidraughts as A, Brazilian as Z, Breakthrough as X, Checkers as C, Czech as Q, English as E,
+    International as I, Italian as N, Killer as L, Pool as P, Russian as R, Spanish as S,
+    Thai as T,
+};
 
 struct Case {
     variants: &'static [Variant],
@@ -307,6 +311,92 @@ const CASES: &[Case] = &[
         &["35x24", "35x44"],
         "FMJD: men capture backward",
     ),
+    // --- Rule book sections 9-17 (mirrored boards: italian and spanish
+    // number a8 as 1, so 22 is d3 and its forward neighbours are 18 and 19).
+    case(
+        &[R],
+        "W:W12:B8,14",
+        &["12x3x17", "12x3x21"],
+        "R4: a man crowned on the far row mid-capture goes on capturing as a flying king",
+    ),
+    case(
+        &[P, Z, I],
+        "W:W12:B8,14",
+        &["12x3"],
+        "P5/Z2/I6: a man reaching the far row mid-capture stays a man (here it ends there)",
+    ),
+    case(
+        &[R, P, Z, Q],
+        "W:WK29:B22,10",
+        &["29x15x6", "29x15x1"],
+        "R5/P6/Q3: a flying king must land where its capture goes on (not 29x18, 29x11, ...)",
+    ),
+    case(
+        &[N],
+        "W:W22:BK19",
+        &["22-18"],
+        "N4: a man may not capture a king",
+    ),
+    case(
+        &[S],
+        "W:W22:BK19",
+        &["22x15"],
+        "S3: spanish men capture kings",
+    ),
+    case(
+        &[N],
+        "W:W21,K30:B18,27",
+        &["30x23"],
+        "N5: at equal count, capturing with the king comes first",
+    ),
+    case(
+        &[N],
+        "W:WK30:B27,K26",
+        &["30x21"],
+        "N5: then the sequence taking the most kings",
+    ),
+    case(
+        &[S],
+        "W:WK30:B27,K26",
+        &["30x21", "30x17"],
+        "S4: the sequence taking the most kings (a flying king)",
+    ),
+    case(
+        &[N],
+        "W:WK30:BK26,18,27,K20",
+        &["30x21x14"],
+        "N5: then the sequence meeting a king first",
+    ),
+    case(
+        &[S],
+        "W:WK30:BK26,18,27,K20",
+        &["30x21x11x24"],
+        "S3/S4: the flying king's three-piece sequence (26, 18, 20) beats the two-piece ones",
+    ),
+    case(
+        &[Q],
+        "W:W24,K29:B19,25",
+        &["29x22", "29x18", "29x15", "29x11", "29x8", "29x4"],
+        "Q4: a capture with a king must be taken (not 24x15)",
+    ),
+    case(
+        &[R],
+        "W:W24,K29:B19,25",
+        &["29x22", "29x18", "29x15", "29x11", "29x8", "29x4", "24x15"],
+        "R6: free choice between a man's and a king's capture",
+    ),
+    case(
+        &[L],
+        "W:WK46:BK37",
+        &["46x32"],
+        "L2: a capture ending on a king halts right behind it",
+    ),
+    case(
+        &[I, L, A],
+        "W:WK46:B37",
+        &["46x32", "46x28", "46x23", "46x19", "46x14", "46x10", "46x5"],
+        "I4/L2: any landing square beyond a man",
+    ),
     // --- No legal move.
     case(
         &[T, E, C],
@@ -371,16 +461,22 @@ fn every_rule_has_its_position() {
     for c in CASES {
         for &v in c.variants {
             let game = Game::from_fen(v, c.fen).unwrap_or_else(|e| panic!("{v} {}: {e}", c.fen));
+            // Paths as square numbers, whatever the variant prints.
+            let g: Geometry = game.geometry();
             let got: Vec<String> = game
                 .legal_moves()
                 .iter()
-                .map(|m| game.move_string(m))
+                .map(|m| {
+                    let sep = if m.is_capture() { "x" } else { "-" };
+                    let path: Vec<String> =
+                        m.path_squares(&g).iter().map(|s| s.to_string()).collect();
+                    path.join(sep)
+                })
                 .collect();
             // Every printed path must walk to the move's own captured set.
             for (m, s) in game.legal_moves().iter().zip(&got) {
                 if m.is_capture() {
                     let (_, _, caps) = walk(&game, &squares(s));
-                    let g: Geometry = game.geometry();
                     assert_eq!(caps, m.captured_squares(&g).into_iter().collect(), "{s}");
                 }
             }
@@ -409,35 +505,29 @@ fn every_rule_has_its_position() {
 
 #[test]
 fn start_positions_and_first_player() {
-    for (v, first, fen) in [
-        (
-            T,
-            Color::Black,
-            "B:W25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8",
-        ),
-        (
-            E,
-            Color::Black,
-            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
-        ),
-        (
-            C,
-            Color::Black,
-            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
-        ),
-        (
-            I,
-            Color::White,
-            "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50\
-             :B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20",
-        ),
-    ] {
+    // The exact start FENs are the "start" tables of tests/data/perft.toml
+    // (tests/perft.rs); here: the rows each side fills, who moves first.
+    for v in Variant::ALL {
+        let rules = v.rules();
         let g = Game::new(v);
-        assert_eq!(g.turn(), first, "{v}");
-        assert_eq!(v.first_player(), first, "{v}");
-        assert_eq!(g.fen(), fen, "{v}");
+        let geo = v.geometry();
+        assert_eq!(g.turn(), rules.first, "{v}");
+        assert_eq!(v.first_player(), rules.first, "{v}");
+        let pos = g.position();
+        assert_eq!(pos.white, geo.rows_from_bottom(rules.start_rows), "{v}");
+        assert_eq!(pos.black, geo.rows_from_top(rules.start_rows), "{v}");
+        assert_eq!(pos.kings, 0, "{v}");
         assert!(g.outcome().is_none());
     }
+    assert_eq!(
+        Game::new(N).fen(),
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    assert_eq!(
+        Game::new(R).fen(),
+        // Squares in PDN order: 21-32 are a3 ... g1, 1-12 are b8 ... h6.
+        "W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6"
+    );
 }
 
 /// Plays `mv` on `fen` and checks the resulting FEN.
@@ -487,6 +577,50 @@ fn crowning_and_applying_moves() {
         after(I, "W:W28:B12,13,22,23", "28x17x8x19x28").fen(),
         "B:W28:B"
     );
+}
+
+#[test]
+fn russian_crowning_during_a_capture_ends_the_move_a_king() {
+    // R4: crowned on 3 (f8), the piece goes on to 17 as a king.
+    let g = after(R, "W:W12:B8,14", "12x3x17");
+    assert_eq!(
+        g.position().piece_at(&g.geometry(), 17),
+        Some(Piece::King(Color::White))
+    );
+    // P5: in pool the man stops on the far row and is crowned there.
+    let g = after(P, "W:W12:B8,14", "12x3");
+    assert_eq!(
+        g.position().piece_at(&g.geometry(), 3),
+        Some(Piece::King(Color::White))
+    );
+}
+
+#[test]
+fn goals_antidraughts_and_breakthrough() {
+    // A1: the side without a legal move wins antidraughts; G1: it loses elsewhere.
+    for v in [A, I] {
+        let o = Game::from_fen(v, "W:W46:B37,41")
+            .unwrap()
+            .outcome()
+            .unwrap();
+        let winner = if v == A { Color::White } else { Color::Black };
+        assert_eq!(
+            (o.winner, o.reason),
+            (Some(winner), EndReason::NoLegalMove),
+            "{v}"
+        );
+    }
+    // X1: the first king wins breakthrough at once; international plays on.
+    let g = after(X, "W:W6:B45", "6-1");
+    let o = g
+        .outcome()
+        .expect("breakthrough: the crowning move ends the game");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::White), EndReason::FirstKing)
+    );
+    assert!(g.legal_moves().is_empty());
+    assert!(after(I, "W:W6:B45", "6-1").outcome().is_none());
 }
 
 #[test]

@@ -160,13 +160,16 @@ impl Tables {
 }
 
 static TABLES_8: LazyLock<Tables> = LazyLock::new(|| Tables::new(Geometry::new(8)));
+static TABLES_8_MIRRORED: LazyLock<Tables> = LazyLock::new(|| Tables::new(Geometry::mirrored(8)));
 static TABLES_10: LazyLock<Tables> = LazyLock::new(|| Tables::new(Geometry::new(10)));
 
-/// The lookup tables of a variant's board.
+/// The lookup tables of a variant's board (the bit layout differs between
+/// the plain and the mirrored board, rafle_core::board).
 pub(crate) fn tables(v: Variant) -> &'static Tables {
-    if v.board_size() == 10 {
-        &TABLES_10
-    } else {
-        &TABLES_8
+    match (v.board_size(), v.geometry().mirrored) {
+        (8, false) => &TABLES_8,
+        (8, true) => &TABLES_8_MIRRORED,
+        (10, false) => &TABLES_10,
+        (n, m) => unreachable!("no action tables for a {n}x{n} board (mirrored: {m})"),
     }
 }

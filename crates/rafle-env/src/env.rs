@@ -81,6 +81,8 @@ pub struct Env {
     chain_at: u8,
     /// Pieces jumped so far by the pending chain.
     chain_captured: u64,
+    /// The chain's man was crowned on the far row and goes on as a king (R4).
+    chain_crowned: bool,
     ply: u32,
     outcome: Option<Outcome>,
     truncated: bool,
@@ -114,6 +116,7 @@ impl Env {
             chain_from: 0,
             chain_at: 0,
             chain_captured: 0,
+            chain_crowned: false,
             ply: 0,
             outcome: None,
             truncated: false,
@@ -374,6 +377,9 @@ impl Env {
             self.chain_from = m0.from;
         }
         self.chain_captured |= t.between(from, to) & m0.captured;
+        if R::CROWN_MID_CAPTURE && (1u64 << to) & R::GEO.promotion_row(side) != 0 {
+            self.chain_crowned = true;
+        }
         self.chain_at = to;
         self.chain_len += 1;
         self.refresh_actions();
@@ -419,6 +425,7 @@ impl Env {
         self.chain_from = 0;
         self.chain_at = 0;
         self.chain_captured = 0;
+        self.chain_crowned = false;
     }
 
     /// Legal moves, repetition count and result of the (new) current position.
@@ -471,12 +478,20 @@ impl Env {
             let (from, at) = (1u64 << self.chain_from, 1u64 << self.chain_at);
             if own_kings & from != 0 {
                 own_kings = (own_kings & !from) | at;
+            } else if self.chain_crowned {
+                own_men &= !from;
+                own_kings |= at;
             } else {
                 own_men = (own_men & !from) | at;
             }
             chain_piece = at;
         }
-        let limit = f32::from(self.variant.no_progress_plies());
+        let rules = self.variant.rules();
+        let no_progress = match rules.no_progress_plies {
+            0 => 0.0,
+            limit => (self.draws.counters().reversible as f32 / f32::from(limit)).min(1.0),
+        };
+        let repeats = f32::from(rules.repetitions.saturating_sub(1).max(1));
         ObsBoard {
             side: p.side,
             planes: [
@@ -488,8 +503,8 @@ impl Env {
                 chain_piece,
             ],
             constants: [
-                (self.draws.counters().reversible as f32 / limit).min(1.0),
-                (self.occurrences.saturating_sub(1)) as f32 / 2.0,
+                no_progress,
+                (f32::from(self.occurrences.saturating_sub(1)) / repeats).min(1.0),
             ],
         }
     }

@@ -16,9 +16,11 @@
 //!                        it on its current square, not on its start square
 //!    6    no progress    constant plane: plies since the last capture or man
 //!                        move / the variant's no-progress limit
-//!                        (`Variant::no_progress_plies`), in [0, 1]
+//!                        (`RuleSet::no_progress_plies`), in [0, 1]; 0 in a
+//!                        variant without that rule
 //!    7    repetition     constant plane: (occurrences of the current position
-//!                        - 1) / 2, so 0, 0.5 (seen twice) or 1 (third time)
+//!                        - 1) / (the variant's repetition count - 1): with
+//!                        threefold repetition 0, 0.5 (seen twice) or 1
 //! ```
 //!
 //! Planes 0-5 are non-zero only on dark squares (the light squares of the
@@ -26,7 +28,9 @@
 //! the board's real geometry. The constant planes 6 and 7 fill every cell,
 //! light squares included, so they read the same wherever a filter looks.
 //! A chain piece that is a man stays a man in plane 0 until its move ends
-//! (crowning happens when the move is over).
+//! (crowning happens when the move is over), except where the variant crowns
+//! a man reaching the far row during its capture (russian, rule R4): from
+//! that step on it shows in plane 1.
 
 use crate::action::Tables;
 use rafle_core::{Bits, Color, Variant};

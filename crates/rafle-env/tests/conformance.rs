@@ -90,9 +90,17 @@ fn expected_obs(
     if let Some((m, k)) = chain {
         if k > 0 {
             // Move the piece to its k-th landing; jumped pieces stay.
-            let piece = pos.piece_at(&g, g.square_of(m.from as u32));
+            let mut piece = pos.piece_at(&g, g.square_of(m.from as u32));
             board.set(&g, g.square_of(m.from as u32), None);
             let at = m.landings()[k - 1];
+            // A man crowned on the far row during its capture (R4) shows as
+            // a king from that step on.
+            let far = g.promotion_row(side);
+            if v.rules().crown_mid_capture
+                && m.landings()[..k].iter().any(|&l| (1u64 << l) & far != 0)
+            {
+                piece = Some(Piece::King(side));
+            }
             board.set(&g, g.square_of(at as u32), piece);
             let mut prev = m.from;
             for &l in &m.landings()[..k] {
@@ -121,13 +129,13 @@ fn expected_obs(
     if let Some(b) = chain_piece {
         out[5 * nn + cell(b)] = 1.0;
     }
-    let limit = match v {
-        Variant::Thai => 100.0,
-        Variant::International => 50.0,
-        Variant::English | Variant::Checkers => 80.0,
+    let rules = v.rules();
+    let progress = match rules.no_progress_plies {
+        0 => 0.0,
+        limit => (reversible as f32 / limit as f32).min(1.0),
     };
-    out[6 * nn..7 * nn].fill((reversible as f32 / limit).min(1.0));
-    out[7 * nn..8 * nn].fill((occ as f32 - 1.0) / 2.0);
+    out[6 * nn..7 * nn].fill(progress);
+    out[7 * nn..8 * nn].fill((occ as f32 - 1.0) / (rules.repetitions as f32 - 1.0));
     out
 }
 

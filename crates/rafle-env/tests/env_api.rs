@@ -9,15 +9,17 @@ use rafle_env::{
 
 #[test]
 fn action_counts_and_shapes() {
-    assert_eq!(num_actions(Variant::Checkers), 896);
-    assert_eq!(num_actions(Variant::English), 896);
-    assert_eq!(num_actions(Variant::Thai), 896);
-    assert_eq!(num_actions(Variant::International), 1800);
-    assert_eq!(observation_shape(Variant::Thai), [NUM_PLANES, 8, 8]);
-    assert_eq!(
-        observation_shape(Variant::International),
-        [NUM_PLANES, 10, 10]
-    );
+    // The action count depends on the board size alone (see `action`).
+    for v in Variant::ALL {
+        let n = v.board_size();
+        let expect = match n {
+            8 => 896,
+            10 => 1800,
+            _ => panic!("{v}: no action count known for {n}x{n}"),
+        };
+        assert_eq!(num_actions(v), expect, "{v}");
+        assert_eq!(observation_shape(v), [NUM_PLANES, n, n], "{v}");
+    }
 }
 
 #[test]

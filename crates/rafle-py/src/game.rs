@@ -31,7 +31,7 @@ impl Game {
     fn history_strings(&self) -> Vec<String> {
         self.game
             .history()
-            .map(|m| rafle_core::notation::move_to_string(&self.game.geometry(), m))
+            .map(|m| rafle_core::notation::move_to_string(self.game.variant(), m))
             .collect()
     }
 

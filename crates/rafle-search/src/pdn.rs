@@ -30,7 +30,6 @@ fn escape(s: &str) -> String {
 /// One game as PDN text (tags, blank line, movetext, blank line).
 pub fn write_game(rec: &GameRecord, event: &str) -> String {
     let v = rec.variant;
-    let g = v.geometry();
     let result = v.pdn_result(rec.winner);
     let mut out = String::new();
     let mut tag = |k: &str, val: &str| {
@@ -53,7 +52,7 @@ pub fn write_game(rec: &GameRecord, event: &str) -> String {
         if i % 2 == 0 {
             let _ = write!(tok, "{}. ", i / 2 + 1);
         }
-        tok.push_str(&move_to_string(&g, m));
+        tok.push_str(&move_to_string(v, m));
         if line.len() + tok.len() + 1 > 79 {
             out.push_str(line.trim_end());
             out.push('\n');
