@@ -2,7 +2,7 @@
 self-play for reinforcement learning.
 
     import rafle
-    rafle.VARIANTS                      # ("thai", "international", "english", "checkers")
+    rafle.VARIANTS                      # ("thai", "international", "english", "checkers", "russian", ...)
     g = rafle.Game("thai")              # one game, moves in path notation
     g.legal_moves(); g.play("6-9"); g.undo(); g.result(); g.to_svg()
     env = rafle.VecEnv("thai", num_envs=1024, seed=0)   # many games, numpy in and out

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 import rafle
+from board_codec import BOARD, num_actions
 
-NUM_ACTIONS = {"thai": 896, "international": 1800, "english": 896, "checkers": 896}
+NUM_ACTIONS = {v: num_actions(n) for v, (n, _) in BOARD.items()}
 
 
 def zeros(actions: int) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
@@ -30,7 +31,7 @@ def zeros(actions: int) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 @pytest.mark.parametrize("variant", rafle.VARIANTS)
 def test_alphabeta_beats_random_and_the_seed_fixes_the_games(variant: str) -> None:
-    games = 6 if variant == "international" else 10
+    games = 6 if BOARD[variant][0] == 10 else 10
     r = rafle.evaluate("alphabeta:3", "random", variant=variant, games=games, seed=3, progress=False)
     assert r.games == games and r.wins + r.draws + r.losses == games
     assert r.score > 0.85, r

@@ -8,22 +8,25 @@ import numpy as np
 import pytest
 
 import rafle
-from board_codec import BOARD_SIZE, decode_action, encode_step, move_path, piece_planes
+from board_codec import BOARD, decode_action, encode_step, move_path, piece_planes
 
 COLOURS = ("white", "black")
-# Short enough that some random games get truncated, long enough that others end.
-MAX_PLIES = {"thai": 50, "international": 100, "english": 50, "checkers": 50}
+
+
+def max_plies(n: int) -> int:
+    """Short enough that some random games get truncated, long enough that others end."""
+    return 50 if n == 8 else 100
 
 
 def first_steps(variant: str, g: rafle.Game) -> set[int]:
-    n, black = BOARD_SIZE[variant], g.turn == "black"
-    return {encode_step(n, black, *move_path(m)[:2]) for m in g.legal_moves()}
+    (n, mirrored), black = BOARD[variant], g.turn == "black"
+    return {encode_step(n, black, *move_path(m, n, mirrored)[:2], mirrored) for m in g.legal_moves()}
 
 
 @pytest.mark.parametrize("variant", rafle.VARIANTS)
 def test_vec_env_agrees_with_game(variant: str) -> None:
-    num_envs, n = 6, BOARD_SIZE[variant]
-    env = rafle.VecEnv(variant, num_envs=num_envs, seed=7, max_plies=MAX_PLIES[variant])
+    num_envs, (n, mirrored) = 6, BOARD[variant]
+    env = rafle.VecEnv(variant, num_envs=num_envs, seed=7, max_plies=max_plies(n))
     obs = env.reset()
     games = [rafle.Game(variant) for _ in range(num_envs)]
     chains: list[list[int]] = [[] for _ in range(num_envs)]  # squares of the move so far
@@ -37,14 +40,14 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
             legal = set(np.flatnonzero(mask[i]))
             if not chains[i]:
                 assert legal == first_steps(variant, g)
-                assert (obs[i, :4] == piece_planes(n, g.fen())).all()
+                assert (obs[i, :4] == piece_planes(n, g.fen(), mirrored)).all()
                 assert not obs[i, 4:6].any()
             else:
                 jumps = len(chains[i]) - 1
                 assert obs[i, 4].sum() == jumps and obs[i, 5].sum() == 1
-                paths = [move_path(m) for m in g.legal_moves()]
+                paths = [move_path(m, n, mirrored) for m in g.legal_moves()]
                 nxt = {
-                    encode_step(n, g.turn == "black", p[jumps], p[jumps + 1])
+                    encode_step(n, g.turn == "black", p[jumps], p[jumps + 1], mirrored)
                     for p in paths
                     if p[: jumps + 1] == chains[i] and len(p) > jumps + 1
                 }
@@ -55,7 +58,7 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
         done = list(info["done_envs"])
         for i, g in enumerate(games):
             mover = g.turn
-            frm, to = decode_action(n, mover == "black", int(actions[i]))
+            frm, to = decode_action(n, mover == "black", int(actions[i]), mirrored)
             if not chains[i]:
                 chains[i] = [frm]
             assert chains[i][-1] == frm
@@ -68,7 +71,7 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
             chains[i] = []
             if i in done:
                 j = done.index(i)
-                assert (info["final_obs"][j, :4] == piece_planes(n, g.fen())).all()
+                assert (info["final_obs"][j, :4] == piece_planes(n, g.fen(), mirrored)).all()
                 if terminated[i]:
                     finished["terminated"] += 1
                     assert g.is_over()
@@ -79,7 +82,7 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
                     assert reward[i] == expect
                 else:
                     finished["truncated"] += 1
-                    assert truncated[i] and not g.is_over() and g.ply == MAX_PLIES[variant]
+                    assert truncated[i] and not g.is_over() and g.ply == max_plies(n)
                     assert reward[i] == 0
                 assert info["episode_length"][j] == g.ply
                 games[i] = rafle.Game(variant)
@@ -92,4 +95,4 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
 def is_capture(g: rafle.Game) -> bool:
     """Whether the move to play is a capture (capturing is compulsory, so the
     legal moves are all captures or all quiet)."""
-    return "x" in g.legal_moves()[0]
+    return any(sep in g.legal_moves()[0] for sep in "x:")

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import rafle
+from board_codec import BOARD
+from endgames import FINAL_MOVE, NO_MOVE_WINS, winner_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -22,14 +24,8 @@ PERFT_DATA = Path(__file__).resolve().parents[2] / "crates/rafle-core/tests/data
 TABLES = tomllib.loads(PERFT_DATA.read_text())["table"]
 # Start positions, first four depths.
 PERFT = {t["variant"]: t["counts"][:4] for t in TABLES if t["name"] == "start"}
-FIRST = {"thai": "black", "international": "white", "english": "black", "checkers": "black"}
-# A position given by FEN, one legal move in it, and whether it ends the game.
-FEN_MOVE = {
-    "thai": ("W:W18:B14", "18x9", True),  # forward capture of the last piece
-    "international": ("W:W31-50:B1-20", "32-28", False),
-    "english": ("B:W18:B14", "14x23", True),
-    "checkers": ("B:W18,27:B14", "14x23x32", True),  # a double jump
-}
+# Who moves first: the side to move of each start table.
+FIRST = {t["variant"]: "white" if t["fen"][0] == "W" else "black" for t in TABLES if t["name"] == "start"}
 BAD_FENS = ["", "X:W1:B2", "W:W1,1:B2", "W:W99:B2", "W:Wfoo:B2", "hello"]
 MALFORMED_MOVES = ["", "abc", "12", "12-", "-12", "12--16", "0-5", "12-999", "12-16x20"]
 
@@ -37,7 +33,8 @@ variants = pytest.mark.parametrize("variant", rafle.VARIANTS)
 
 
 def test_variants_listed() -> None:
-    assert set(rafle.VARIANTS) >= {"thai", "international", "english", "checkers"}
+    # Each per-variant table of the tests has exactly the package's variants.
+    assert set(FIRST) == set(BOARD) == set(FINAL_MOVE) == set(rafle.VARIANTS)
 
 
 @variants
@@ -82,14 +79,14 @@ def test_play_undo(variant: str) -> None:
 
 @variants
 def test_fen_and_capture(variant: str) -> None:
-    fen, move, over = FEN_MOVE[variant]
+    fen, move = FINAL_MOVE[variant]
     g = rafle.Game(variant, fen=fen)
-    assert move in g.legal_moves()
+    assert len(g.legal_moves()) == 1
     g.play(move)
-    assert g.is_over() == over
-    if over:
-        assert g.result() == ("white" if fen[0] == "W" else "black")
-        assert g.result_reason() == "no legal move"
+    assert g.history() == [rafle.Game(variant, fen=fen).legal_moves()[0]]
+    assert g.is_over()
+    assert g.result() == ("white", "black")[winner_of(fen, variant)]
+    assert g.result_reason() == "no legal move"
 
 
 def test_a_drawn_position_has_no_legal_moves() -> None:
@@ -148,7 +145,8 @@ def test_random_games_end_with_a_result(variant: str) -> None:
         assert g.result() in ("white", "black", "draw")
         assert g.result_reason()
         if g.result_reason() == "no legal move":
-            assert g.result() != g.turn  # the side to move lost
+            # The side to move lost, or won where having no move wins.
+            assert (g.result() == g.turn) == (variant in NO_MOVE_WINS)
         assert g.legal_moves() == []
         with pytest.raises(ValueError, match="over"):
             g.play("1-5")
@@ -168,7 +166,7 @@ def test_pickle_and_copy_keep_history(variant: str) -> None:
 
 @variants
 def test_pickle_keeps_start_fen(variant: str) -> None:
-    fen, move, _ = FEN_MOVE[variant]
+    fen, move = FINAL_MOVE[variant]
     g = rafle.Game(variant, fen=fen)
     g.play(move)
     h = pickle.loads(pickle.dumps(g, protocol=0))
@@ -182,7 +180,7 @@ def test_text_repr(variant: str) -> None:
     g = rafle.Game(variant)
     text = repr(g)
     assert g.fen() in text and variant in text
-    n = 10 if variant == "international" else 8
+    n = BOARD[variant][0]
     assert len(text.splitlines()) >= n
 
 

@@ -21,7 +21,7 @@ import rafle  # noqa: E402
 from rafle.gym import GameEnv, VectorEnv  # noqa: E402
 from rafle.spaces import sample_legal  # noqa: E402
 
-from endgames import FINAL_MOVE, winner_of  # noqa: E402
+from endgames import FINAL_MOVE, mover_reward, winner_of  # noqa: E402
 from players import FirstMove, RandomMove  # noqa: E402
 
 variants = pytest.mark.parametrize("variant", rafle.VARIANTS)
@@ -114,8 +114,8 @@ def test_vector_autoreset_on_a_hand_played_game(variant: str, mode: AutoresetMod
     steps = env.env.move_actions(0, move)
     for a in steps:
         obs, reward, terminated, truncated, info = env.step([a, a])
-    assert terminated.all() and (reward == 1).all() and info["_winner"].all()
-    assert (info["winner"] == winner_of(fen)).all()
+    assert terminated.all() and (reward == mover_reward(variant)).all() and info["_winner"].all()
+    assert (info["winner"] == winner_of(fen, variant)).all()
     assert [rafle.END_REASONS[r] for r in info["reason"]] == ["no legal move"] * 2
     if mode == AutoresetMode.SAME_STEP:
         assert (obs == start).all() and info["_final_obs"].all()

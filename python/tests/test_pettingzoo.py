@@ -22,7 +22,7 @@ import rafle.pettingzoo  # noqa: E402
 from rafle.pettingzoo import env as make_env  # noqa: E402
 from rafle.pettingzoo import parallel_env  # noqa: E402
 
-from endgames import FINAL_MOVE, winner_of  # noqa: E402
+from endgames import FINAL_MOVE, mover_reward, winner_of  # noqa: E402
 
 variants = pytest.mark.parametrize("variant", rafle.VARIANTS)
 # Dict observations (observation + action_mask) are what PettingZoo asks for
@@ -185,7 +185,7 @@ def test_render_shows_the_board_during_and_after_the_game(variant: str) -> None:
         e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     assert g.fen() in e.render()  # the final board, not the next game's start
     mover = "player_0" if fen[0] == "W" else "player_1"
-    assert e.agent_selection == mover and e.rewards[mover] == 1.0
+    assert e.agent_selection == mover and e.rewards[mover] == mover_reward(variant)
     assert sorted(e.rewards.values()) == [-1.0, 1.0]
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import rafle
-from board_codec import BOARD_SIZE, square_at
+from board_codec import BOARD, num_actions, square_at
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,13 +28,13 @@ def hashed(actions: int):
     return evaluate
 
 
-def fen_of_planes(n: int, obs: np.ndarray) -> str:
+def fen_of_planes(n: int, mirrored: bool, obs: np.ndarray) -> str:
     """The position of observation planes 0-3 with the mover as White (the
     planes are in the mover's frame, where the mover's men move up)."""
     own, opp = [], []
     for row in range(n):
         for col in range(n):
-            sq = square_at(n, row, col)
+            sq = square_at(n, row, col, mirrored)
             if sq is None:
                 continue
             for plane, side, king in ((0, own, ""), (1, own, "K"), (2, opp, ""), (3, opp, "K")):
@@ -45,12 +45,12 @@ def fen_of_planes(n: int, obs: np.ndarray) -> str:
 
 @pytest.mark.parametrize("variant", rafle.VARIANTS)
 def test_arrays_are_training_ready_and_follow_the_rules(variant: str) -> None:
-    a = 1800 if variant == "international" else 896
+    n, mirrored = BOARD[variant]
+    a = num_actions(n)
     sp = rafle.SelfPlay(variant, hashed(a), num_games=8, simulations=8, max_plies=60, seed=1)
     batch = sp.play(120)
     p = len(batch["obs"])
     assert p >= 120
-    n = BOARD_SIZE[variant]
     assert batch["obs"].shape == (p, 8, n, n) and batch["obs"].dtype == np.float32
     assert batch["mask"].shape == (p, a) and batch["mask"].dtype == np.bool_
     assert batch["policy"].shape == (p, a) and batch["policy"].dtype == np.float32
@@ -69,7 +69,7 @@ def test_arrays_are_training_ready_and_follow_the_rules(variant: str) -> None:
     for obs, mask in zip(batch["obs"], batch["mask"]):
         if obs[4].any() or obs[5].any():
             continue
-        env = rafle.VecEnv(variant, num_envs=1, fen=fen_of_planes(n, obs))
+        env = rafle.VecEnv(variant, num_envs=1, fen=fen_of_planes(n, mirrored, obs))
         assert (env.legal_mask()[0] == mask).all()
         checked += 1
     assert checked > p // 2

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 import rafle
-from endgames import FINAL_MOVE, winner_of
+from board_codec import BOARD, num_actions
+from endgames import FINAL_MOVE, mover_reward, winner_of
 
-ACTIONS = {"thai": 896, "international": 1800, "english": 896, "checkers": 896}
+ACTIONS = {v: num_actions(n) for v, (n, _) in BOARD.items()}
 # Every integer type that can hold an action id (896 or 1800).
 INT_DTYPES = [np.int16, np.int32, np.int64, np.uint16, np.uint32, np.uint64, np.intp]
 
@@ -18,7 +19,7 @@ variants = pytest.mark.parametrize("variant", rafle.VARIANTS)
 @variants
 def test_shapes_and_dtypes(variant: str) -> None:
     env = rafle.VecEnv(variant, num_envs=5, seed=0)
-    n = 10 if variant == "international" else 8
+    n = BOARD[variant][0]
     assert env.num_envs == 5 and env.num_actions == ACTIONS[variant]
     assert env.observation_shape == (8, n, n)
     obs = env.reset()
@@ -180,18 +181,18 @@ def test_autoreset_modes_on_a_hand_played_game(variant: str, mode: str) -> None:
         _, reward, terminated, _, _ = env.step([a, a])
         assert not terminated.any() and (reward == 0).all()
     obs, reward, terminated, truncated, info = env.step([steps[-1]] * 2)
-    winner = winner_of(fen)
-    assert terminated.all() and not truncated.any() and (reward == 1).all()
+    winner = winner_of(fen, variant)
+    assert terminated.all() and not truncated.any() and (reward == mover_reward(variant)).all()
     assert list(info["done_envs"]) == [0, 1] and (info["winner"] == winner).all()
     assert [rafle.END_REASONS[r] for r in info["reason"]] == ["no legal move"] * 2
     final = info["final_obs"]
-    # Seen by the loser, to move in the final state: no own piece, one of the winner's.
+    # Seen by the side to move in the final state: no own piece, one of the mover's.
     assert final[:, 0:2].sum() == 0 and (final[:, 2:4].sum(axis=(1, 2, 3)) == 1).all()
     if mode == "SameStep":
         assert (obs == start).all() and (env.legal_mask() == start_mask).all()
     else:
         assert (obs == final).all() and not env.legal_mask().any()
-        assert (env.to_play() == 1 - winner).all()
+        assert (env.to_play() == (1 if fen[0] == "W" else 0)).all()
     if mode == "NextStep":
         obs, reward, terminated, truncated, info = env.step([-1, 12345])  # not used
         assert (obs == start).all() and (reward == 0).all() and not (terminated | truncated).any()

@@ -323,3 +323,25 @@ fn outcome_of_checks_each_limit_directly() {
         (Some(Color::White), EndReason::NoLegalMove)
     );
 }
+
+#[test]
+fn lone_king_limits_of_the_8x8_variants() {
+    use rafle_core::draws::lone_king_limit;
+    use Variant::{Pool as P, Russian as R, Spanish as S};
+    // (variant, FEN, plies): three kings against one (R9, P8, S7), then
+    // kings and men against one (none of those rules), one king and a man
+    // against one (R10).
+    for (v, fen, plies) in [
+        (R, "W:WK1,K2,K3:BK32", 30),
+        (P, "W:WK1,K2,K3:BK32", 26),
+        (S, "W:WK1,K2,K3:BK32", 24),
+        (C, "W:WK1,K2,K3:BK32", 0),
+        (R, "W:WK1,K2,17:BK32", 0),
+        (R, "W:WK1,17:BK32", 10),
+        (R, "W:WK1,K2,K3,K5:BK32", 30),
+    ] {
+        let pos = rafle_core::parse_fen(v, fen).unwrap();
+        let got = rafle_core::with_rules!(v, R => lone_king_limit::<R>(&pos));
+        assert_eq!(got, plies, "{v} {fen}");
+    }
+}

@@ -18,11 +18,16 @@ fn wins_within(g: &mut Game, plies: u32) -> bool {
         let won = match g.outcome() {
             Some(o) => o.winner == Some(mover),
             None => {
-                plies >= 3 && {
+                plies >= 2 && {
                     let replies: Vec<_> = g.legal_moves().to_vec();
                     replies.iter().all(|r| {
                         g.play(r).unwrap();
-                        let ok = !g.is_over() && wins_within(g, plies - 2);
+                        // A reply may end the game (in antidraughts the
+                        // mover wins by having no move left).
+                        let ok = match g.outcome() {
+                            Some(o) => o.winner == Some(mover),
+                            None => wins_within(g, plies - 2),
+                        };
                         g.undo().unwrap();
                         ok
                     })
@@ -34,9 +39,10 @@ fn wins_within(g: &mut Game, plies: u32) -> bool {
     })
 }
 
-/// Plies of the shortest forced win (1, 3 or 5), if any.
+/// Plies of the shortest forced win (at most 5; even where a reply can lose
+/// the game, as in antidraughts), if any.
 fn shortest_win(g: &mut Game) -> Option<u32> {
-    [1, 3, 5].into_iter().find(|&n| wins_within(g, n))
+    (1..=5).find(|&n| wins_within(g, n))
 }
 
 fn check(g: &mut Game, plies: u32) {
@@ -57,16 +63,23 @@ fn check(g: &mut Game, plies: u32) {
         g.fen()
     );
     // The chosen move wins in plies - 1 more (the opponent cannot escape).
+    let mover = g.turn();
     g.play(&r.best).unwrap();
-    let escaped = g.outcome().map(|o| o.winner.is_none()).unwrap_or_else(|| {
-        let replies: Vec<_> = g.legal_moves().to_vec();
-        replies.iter().any(|m| {
-            g.play(m).unwrap();
-            let ok = g.is_over() || !wins_within(g, plies - 2);
-            g.undo().unwrap();
-            ok
-        })
-    });
+    let escaped = g
+        .outcome()
+        .map(|o| o.winner != Some(mover))
+        .unwrap_or_else(|| {
+            let replies: Vec<_> = g.legal_moves().to_vec();
+            replies.iter().any(|m| {
+                g.play(m).unwrap();
+                let ok = match g.outcome() {
+                    Some(o) => o.winner != Some(mover),
+                    None => !wins_within(g, plies - 2),
+                };
+                g.undo().unwrap();
+                ok
+            })
+        });
     g.undo().unwrap();
     assert!(
         !escaped,
@@ -112,7 +125,7 @@ fn random_endgame_wins_match_brute_force() {
                 let pieces = g.position().occupied().count_ones();
                 if pieces <= 7 && g.legal_moves().len() >= 2 {
                     if let Some(n) = shortest_win(&mut g) {
-                        if n >= 3 {
+                        if n >= 2 {
                             check(&mut g, n);
                             found += 1;
                             break;
