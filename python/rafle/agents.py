@@ -24,8 +24,14 @@ __all__ = ["Player", "NetworkAgent", "evaluate", "search", "SelfPlay", "MatchRes
 
 Side = Union[str, "Player", NetworkAgent, SpecPlayer, Callable[..., Any]]
 
-#: The trained models shipped with rafle, one per variant (``zoo:VARIANT``).
+#: The trained models shipped with rafle (``zoo:VARIANT``), one file per
+#: variant that has one; ``shipped_models()`` lists them.
 ZOO = Path(__file__).resolve().parent / "zoo"
+
+
+def shipped_models() -> list[str]:
+    """The variants with a model in ``rafle/zoo/`` (``zoo:VARIANT``), sorted."""
+    return sorted(p.stem for p in ZOO.glob("*.safetensors"))
 
 
 class Player:
@@ -57,6 +63,9 @@ class Player:
         else:
             kind, target, sims = model
             path = ZOO / f"{target}.safetensors" if kind == "zoo" else Path(target)
+            if kind == "zoo" and not path.is_file():
+                shipped = ", ".join(shipped_models())
+                raise ValueError(f"{spec!r}: no model is shipped for {target} (shipped: {shipped})")
             self._native = _model_agent(spec, path, sims, variant, seed, device)
 
     @property

@@ -29,6 +29,14 @@ pub fn zoo_dir() -> PathBuf {
     }
 }
 
+/// The variants with a model in [`zoo_dir`], in the order of the variant list.
+pub fn shipped_models() -> Vec<Variant> {
+    Variant::ALL
+        .into_iter()
+        .filter(|v| checkpoint_path(&Checkpoint::Zoo(*v)).is_file())
+        .collect()
+}
+
 /// The weights file of a checkpoint named by a spec.
 pub fn checkpoint_path(c: &Checkpoint) -> PathBuf {
     match c {
@@ -44,6 +52,15 @@ pub fn model_side(spec: &str, variant: Variant) -> Option<Result<Side>> {
         Ok(x) => x,
         Err(e) => return Some(Err(e.into())),
     };
+    if let Checkpoint::Zoo(v) = checkpoint {
+        if !checkpoint_path(&checkpoint).is_file() {
+            let shipped: Vec<&str> = shipped_models().into_iter().map(Variant::name).collect();
+            return Some(Err(anyhow::anyhow!(
+                "{spec}: no model is shipped for {v} (shipped: {})",
+                shipped.join(", ")
+            )));
+        }
+    }
     Some(load_side(
         spec.trim(),
         &checkpoint_path(&checkpoint),

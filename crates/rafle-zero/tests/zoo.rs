@@ -6,7 +6,7 @@ use rafle_core::Variant;
 use rafle_search::network::SearchParams;
 use rafle_search::{parse_player, play_match, ArenaConfig, Side};
 use rafle_zero::checkpoint::{load_net, meta_path, read_meta};
-use rafle_zero::model::{checkpoint_path, model_side, network_side};
+use rafle_zero::model::{checkpoint_path, model_side, network_side, shipped_models, zoo_dir};
 use rafle_zero::net::Net;
 use tch::Device;
 
@@ -26,8 +26,10 @@ fn score_vs_random(variant: Variant, model: &Side) -> f64 {
 }
 
 #[test]
-fn every_variant_ships_a_model_whose_policy_beats_random() {
-    for v in Variant::ALL {
+fn every_shipped_model_beats_random_with_its_policy() {
+    let shipped = shipped_models();
+    assert!(!shipped.is_empty(), "no model in {}", zoo_dir().display());
+    for v in shipped {
         let spec = format!("zoo:{}:0", v.name());
         let (checkpoint, _) = rafle_search::spec::model_spec(&spec).unwrap().unwrap();
         let path = checkpoint_path(&checkpoint);
@@ -52,6 +54,24 @@ fn every_variant_ships_a_model_whose_policy_beats_random() {
         // The float16 file reloads as the float32 network the side plays.
         load_net(&path, Device::Cpu).unwrap();
     }
+}
+
+#[test]
+fn a_variant_without_a_shipped_model_is_a_clear_error() {
+    let shipped = shipped_models();
+    let v = Variant::ALL
+        .into_iter()
+        .find(|v| !shipped.contains(v))
+        .expect("every variant ships a model: pick another case");
+    let err = match model_side(&format!("zoo:{v}"), v).unwrap() {
+        Ok(_) => panic!("zoo:{v} loaded"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.contains(&format!("no model is shipped for {v}")) && err.contains("thai"),
+        "{err}"
+    );
+    assert!(!err.contains('\n'), "{err}");
 }
 
 #[test]
