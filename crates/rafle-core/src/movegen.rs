@@ -256,8 +256,8 @@ impl CaptureSearch<'_> {
         }
     }
 
-    /// Can a king on `cur` jump again, `captured` being taken already?
-    fn king_can_jump<R: Rules>(&self, cur: u64, captured: u64) -> bool {
+    /// Can a flying king on `cur` jump again, `captured` being taken already?
+    fn flying_king_can_jump(&self, cur: u64, captured: u64) -> bool {
         let g = self.g;
         Dir::ALL.into_iter().any(|d| {
             let mut sq = g.step(cur, d);
@@ -305,7 +305,7 @@ impl CaptureSearch<'_> {
                 let mut land = first;
                 let mut any = false;
                 while land != 0 && !any {
-                    any = self.king_can_jump::<R>(land, taken);
+                    any = self.flying_king_can_jump(land, taken);
                     land = g.step(land, d) & self.empty;
                 }
                 any

@@ -19,6 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// A move's identity (rule book B7): (from, to, captured squares).
 type Identity = (usize, usize, BTreeSet<usize>);
 
+/// A (row, column) of the grid.
+type Cell = (isize, isize);
+
 /// A capture sequence being built: its path (start square first), the
 /// squares it jumped, in order, and how its piece started and ended.
 #[derive(Clone, Debug)]
@@ -164,7 +167,7 @@ impl Board {
         start: (isize, isize),
         (r, c): (isize, isize),
         taken: &[(isize, isize)],
-    ) -> Vec<((isize, isize), Vec<(isize, isize)>)> {
+    ) -> Vec<(Cell, Vec<Cell>)> {
         let rules = self.rules();
         let flying = p.is_king() && rules.kings != KingKind::Short;
         let anywhere = p.is_king() && rules.kings == KingKind::FlyingLandAnywhere;

@@ -10,7 +10,8 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "rafle",
     version,
-    about = "Draughts rule engine, batched environment and self-play trainer"
+    about = "Draughts rule engine, batched environment and self-play trainer",
+    after_help = cli::variants_help()
 )]
 struct Args {
     #[command(subcommand)]

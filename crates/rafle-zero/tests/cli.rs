@@ -48,6 +48,28 @@ fn perft_counts() {
 }
 
 #[test]
+fn help_lists_every_variant_and_a_bad_one_names_them_all() {
+    let help = ok(&["--help"]);
+    let (code, _, err) = rafle(&["show", "--variant", "chess"]);
+    assert_ne!(code, 0);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    for v in rafle_core::Variant::ALL {
+        assert!(help.contains(v.name()), "--help lacks {v}: {help}");
+        assert!(err.contains(v.name()), "{err}");
+    }
+}
+
+#[test]
+fn russian_moves_print_in_algebraic_notation() {
+    let out = ok(&["moves", "--variant", "russian"]);
+    let moves: Vec<&str> = out.lines().collect();
+    assert_eq!(moves.len(), 7);
+    assert!(moves.contains(&"c3-d4"), "{out}");
+    let out = ok(&["moves", "--variant", "russian", "--fen", "W:Wc3:Bd4"]);
+    assert_eq!(out.trim(), "c3:e5");
+}
+
+#[test]
 fn perft_divide_sums_to_the_total() {
     let out = ok(&[
         "perft",

@@ -16,9 +16,22 @@ pub fn variant(name: &str) -> anyhow::Result<Variant> {
     Ok(name.parse::<Variant>()?)
 }
 
+/// The variants and their aliases, for `rafle --help`.
+pub fn variants_help() -> String {
+    let names: Vec<String> = Variant::ALL
+        .iter()
+        .map(|v| match v.aliases() {
+            [] => v.name().to_string(),
+            a => format!("{} ({})", v.name(), a.join(", ")),
+        })
+        .collect();
+    format!("Variants: {}.", names.join(", "))
+}
+
 /// `--variant V [--fen F]`, shared by the commands that take one position.
 #[derive(clap::Args, Debug)]
 pub struct PositionArgs {
+    /// Variant (`rafle --help` lists them).
     #[arg(long)]
     pub variant: String,
     /// Position as PDN FEN (the start position if omitted).
