@@ -4,7 +4,8 @@ One table for every variant (``test_package.py`` checks its keys against
 ``rafle.VARIANTS``, so a new variant is one failing entry here)."""
 
 # (FEN, the one move that ends the game: the other side has no piece left).
-# Italian and spanish play on the mirrored board (22 is d3, 19 is e4).
+# Italian plays on the mirrored board (22 is d3, 19 is e4); spanish too,
+# numbered from White's side (its 11 and 14 are italian's 22 and 19).
 FINAL_MOVE = {
     "thai": ("W:W18:B14", "18x9"),
     "international": ("W:W28:B23", "28x19"),
@@ -14,7 +15,7 @@ FINAL_MOVE = {
     "brazilian": ("W:W22:B18", "22x15"),
     "pool": ("B:W18:B14", "14x23"),
     "italian": ("W:W22:B19", "22x15"),
-    "spanish": ("W:W22:B19", "22x15"),
+    "spanish": ("W:W11:B14", "11x18"),
     "czech": ("W:W22:B18", "22x15"),
     "killer": ("W:W28:B23", "28x19"),
     "antidraughts": ("W:W28:B23", "28x19"),  # the side left without a move wins

@@ -19,13 +19,13 @@ def max_plies(n: int) -> int:
 
 
 def first_steps(variant: str, g: rafle.Game) -> set[int]:
-    (n, mirrored), black = BOARD[variant], g.turn == "black"
-    return {encode_step(n, black, *move_path(m, n, mirrored)[:2], mirrored) for m in g.legal_moves()}
+    (n, layout), black = BOARD[variant], g.turn == "black"
+    return {encode_step(n, black, *move_path(m, n, layout)[:2], layout) for m in g.legal_moves()}
 
 
 @pytest.mark.parametrize("variant", rafle.VARIANTS)
 def test_vec_env_agrees_with_game(variant: str) -> None:
-    num_envs, (n, mirrored) = 6, BOARD[variant]
+    num_envs, (n, layout) = 6, BOARD[variant]
     env = rafle.VecEnv(variant, num_envs=num_envs, seed=7, max_plies=max_plies(n))
     obs = env.reset()
     games = [rafle.Game(variant) for _ in range(num_envs)]
@@ -40,14 +40,14 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
             legal = set(np.flatnonzero(mask[i]))
             if not chains[i]:
                 assert legal == first_steps(variant, g)
-                assert (obs[i, :4] == piece_planes(n, g.fen(), mirrored)).all()
+                assert (obs[i, :4] == piece_planes(n, g.fen(), layout)).all()
                 assert not obs[i, 4:6].any()
             else:
                 jumps = len(chains[i]) - 1
                 assert obs[i, 4].sum() == jumps and obs[i, 5].sum() == 1
-                paths = [move_path(m, n, mirrored) for m in g.legal_moves()]
+                paths = [move_path(m, n, layout) for m in g.legal_moves()]
                 nxt = {
-                    encode_step(n, g.turn == "black", p[jumps], p[jumps + 1], mirrored)
+                    encode_step(n, g.turn == "black", p[jumps], p[jumps + 1], layout)
                     for p in paths
                     if p[: jumps + 1] == chains[i] and len(p) > jumps + 1
                 }
@@ -58,7 +58,7 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
         done = list(info["done_envs"])
         for i, g in enumerate(games):
             mover = g.turn
-            frm, to = decode_action(n, mover == "black", int(actions[i]), mirrored)
+            frm, to = decode_action(n, mover == "black", int(actions[i]), layout)
             if not chains[i]:
                 chains[i] = [frm]
             assert chains[i][-1] == frm
@@ -71,7 +71,7 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
             chains[i] = []
             if i in done:
                 j = done.index(i)
-                assert (info["final_obs"][j, :4] == piece_planes(n, g.fen(), mirrored)).all()
+                assert (info["final_obs"][j, :4] == piece_planes(n, g.fen(), layout)).all()
                 if terminated[i]:
                     finished["terminated"] += 1
                     assert g.is_over()

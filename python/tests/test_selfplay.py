@@ -28,13 +28,13 @@ def hashed(actions: int):
     return evaluate
 
 
-def fen_of_planes(n: int, mirrored: bool, obs: np.ndarray) -> str:
+def fen_of_planes(n: int, layout: str, obs: np.ndarray) -> str:
     """The position of observation planes 0-3 with the mover as White (the
     planes are in the mover's frame, where the mover's men move up)."""
     own, opp = [], []
     for row in range(n):
         for col in range(n):
-            sq = square_at(n, row, col, mirrored)
+            sq = square_at(n, row, col, layout)
             if sq is None:
                 continue
             for plane, side, king in ((0, own, ""), (1, own, "K"), (2, opp, ""), (3, opp, "K")):
@@ -45,7 +45,7 @@ def fen_of_planes(n: int, mirrored: bool, obs: np.ndarray) -> str:
 
 @pytest.mark.parametrize("variant", rafle.VARIANTS)
 def test_arrays_are_training_ready_and_follow_the_rules(variant: str) -> None:
-    n, mirrored = BOARD[variant]
+    n, layout = BOARD[variant]
     a = num_actions(n)
     sp = rafle.SelfPlay(variant, hashed(a), num_games=8, simulations=8, max_plies=60, seed=1)
     batch = sp.play(120)
@@ -69,7 +69,7 @@ def test_arrays_are_training_ready_and_follow_the_rules(variant: str) -> None:
     for obs, mask in zip(batch["obs"], batch["mask"]):
         if obs[4].any() or obs[5].any():
             continue
-        env = rafle.VecEnv(variant, num_envs=1, fen=fen_of_planes(n, mirrored, obs))
+        env = rafle.VecEnv(variant, num_envs=1, fen=fen_of_planes(n, layout, obs))
         assert (env.legal_mask()[0] == mask).all()
         checked += 1
     assert checked > p // 2

@@ -21,7 +21,10 @@
 //! is the same layout started one row later: the ghost bit comes after the
 //! first row and then after every two rows (square 1 = a8 -> bit 0, 5 = b7
 //! -> bit 5), which keeps the four shifts above. Numbering (B2) stays row by
-//! row from the top, left to right as White sees the board.
+//! row from the top, left to right as White sees the board, unless the
+//! board is *numbered from White's side* (spanish: square 1 is h1, numbered
+//! right to left and upwards, so square s is the other numbering's
+//! N*N/2 + 1 - s); the bit layout is the same either way.
 
 /// Diagonal directions as White sees the board ("up" is towards square 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,6 +69,9 @@ pub struct Geometry {
     pub n: usize,
     /// Dark squares in a8 (8x8) rather than b8: the mirrored board.
     pub mirrored: bool,
+    /// Square 1 in White's right-hand corner, numbered right to left and
+    /// upwards (rather than from the top-left corner, rightwards and down).
+    pub from_white: bool,
     /// Dark squares per row, N/2.
     pub h: usize,
     /// Number of playable squares N*N/2.
@@ -110,11 +116,43 @@ impl Geometry {
         Geometry {
             n,
             mirrored,
+            from_white: false,
             h,
             squares,
             valid,
             top_row: top,
             bottom_row: bottom,
+        }
+    }
+
+    /// The same board numbered from White's side (square 1 at White's
+    /// right-hand corner).
+    pub const fn numbered_from_white(self) -> Geometry {
+        Geometry {
+            from_white: true,
+            ..self
+        }
+    }
+
+    /// 0-based index of 1-based square `s` in reading order: row by row
+    /// from the top, left to right as White sees the board (the bit layout's
+    /// order). It is `s - 1` unless the board is numbered from White's side.
+    #[inline(always)]
+    pub const fn index(&self, s: usize) -> usize {
+        if self.from_white {
+            self.squares - s
+        } else {
+            s - 1
+        }
+    }
+
+    /// 1-based square of a 0-based index (inverse of [`Geometry::index`]).
+    #[inline(always)]
+    pub const fn square_of_index(&self, k: usize) -> usize {
+        if self.from_white {
+            self.squares - k
+        } else {
+            k + 1
         }
     }
 
@@ -128,7 +166,7 @@ impl Geometry {
     /// Bit index of 1-based square `s` (caller guarantees 1 <= s <= squares).
     #[inline]
     pub const fn bit_of(&self, s: usize) -> u32 {
-        Geometry::bit_in(self.h, self.mirrored, s - 1) as u32
+        Geometry::bit_in(self.h, self.mirrored, self.index(s)) as u32
     }
 
     /// 1-based square of a bit index of a real square.
@@ -136,13 +174,13 @@ impl Geometry {
     pub const fn square_of(&self, bit: u32) -> usize {
         // Shift the mirrored layout by one (ghost) bit so both read as plain.
         let b = bit as usize + self.mirrored as usize * self.h;
-        b - b / (2 * self.h + 1) + 1 - self.mirrored as usize * self.h
+        self.square_of_index(b - b / (2 * self.h + 1) - self.mirrored as usize * self.h)
     }
 
     /// 0-based row (from the top) and column (0..N, as White sees it) of a square.
     #[inline]
     pub const fn row_col(&self, s: usize) -> (usize, usize) {
-        let k = s - 1;
+        let k = self.index(s);
         let row = k / self.h;
         let i = k % self.h;
         let col = if (row + self.mirrored as usize).is_multiple_of(2) {
@@ -159,7 +197,7 @@ impl Geometry {
         {
             return None;
         }
-        Some(row * self.h + col / 2 + 1)
+        Some(self.square_of_index(row * self.h + col / 2))
     }
 
     /// The square seen after turning the board half a turn: s -> N*N/2 + 1 - s.
@@ -199,17 +237,24 @@ impl Geometry {
 
     /// Squares of the first `rows` rows from the top (Black's start) or bottom.
     pub fn rows_from_top(&self, rows: usize) -> u64 {
-        (1..=rows * self.h).fold(0, |acc, s| acc | 1 << self.bit_of(s))
+        (0..rows * self.h).fold(0, |acc, k| {
+            acc | 1 << Geometry::bit_in(self.h, self.mirrored, k)
+        })
     }
 
     pub fn rows_from_bottom(&self, rows: usize) -> u64 {
-        (self.squares - rows * self.h + 1..=self.squares)
-            .fold(0, |acc, s| acc | 1 << self.bit_of(s))
+        (self.squares - rows * self.h..self.squares).fold(0, |acc, k| {
+            acc | 1 << Geometry::bit_in(self.h, self.mirrored, k)
+        })
     }
 
-    /// Iterate the 1-based squares of a bitboard, ascending.
-    pub fn squares_of(&self, bb: u64) -> impl Iterator<Item = usize> + '_ {
-        Bits(bb).map(move |b| self.square_of(b))
+    /// The 1-based squares of a bitboard, ascending.
+    pub fn squares_of(&self, bb: u64) -> Vec<usize> {
+        let mut out: Vec<usize> = Bits(bb).map(|b| self.square_of(b)).collect();
+        if self.from_white {
+            out.reverse();
+        }
+        out
     }
 }
 
@@ -286,5 +331,10 @@ mod tests {
         assert_eq!(g.row_col(4), (0, 6)); // g8
         assert_eq!(g.row_col(29), (7, 1)); // b1
         assert_eq!(g.row_col(32), (7, 7)); // h1
+        let g = Geometry::mirrored(8).numbered_from_white();
+        assert_eq!(g.row_col(1), (7, 7)); // h1
+        assert_eq!(g.row_col(4), (7, 1)); // b1
+        assert_eq!(g.row_col(5), (6, 6)); // g2
+        assert_eq!(g.row_col(32), (0, 0)); // a8
     }
 }

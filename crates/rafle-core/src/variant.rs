@@ -402,6 +402,8 @@ impl Rules for Spanish {
         men_capture_kings: true,
         // S4: most pieces, then most kings.
         precedence: &[Precedence::Quantity, Precedence::KingsCaptured],
+        // S1: numbered from White's side, h1 = 1 (PDN game type 24, N1).
+        geo: Geometry::mirrored(8).numbered_from_white(),
         repetitions: 3,        // S5
         no_progress_plies: 40, // S6: 20 moves each (FPD 3.2.a)
         // S7: three kings against one: 12 moves each (FPD 3.2.b).

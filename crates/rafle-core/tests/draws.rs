@@ -115,8 +115,10 @@ fn no_progress_limits() {
     for v in drawable() {
         // A movable white man and kings on each side; the limit in plies
         // (0: the variant has no such rule).
-        let fen = match v.board_size() {
-            8 => "W:W27,K29,K32:B6,K1,K4",
+        let g = v.geometry();
+        let fen = match (g.n, g.from_white) {
+            (8, false) => "W:W27,K29,K32:B6,K1,K4",
+            (8, true) => "W:W6,K4,K1:B27,K32,K29",
             _ => "W:W38,K46,K50:B13,K1,K5",
         };
         let limit = v.no_progress_plies() as usize;
@@ -143,9 +145,12 @@ fn threefold_repetition() {
     // 4(k - 1): the third time at ply 8, the fourth (italian) at ply 12.
     for v in drawable() {
         // The mirrored board's line is the plain one seen in a mirror.
-        let (fen, shuffle) = match (v.board_size(), v.geometry().mirrored) {
-            (8, false) => ("W:W29,K32:B4,K1", ["32-28", "1-5", "28-32", "5-1"]),
-            (8, true) => ("W:W32,K29:B1,K4", ["29-25", "4-8", "25-29", "8-4"]),
+        // Numbered from White's side (spanish), square s is the other's 33 - s.
+        let g = v.geometry();
+        let (fen, shuffle) = match (g.n, g.mirrored, g.from_white) {
+            (8, false, _) => ("W:W29,K32:B4,K1", ["32-28", "1-5", "28-32", "5-1"]),
+            (8, true, false) => ("W:W32,K29:B1,K4", ["29-25", "4-8", "25-29", "8-4"]),
+            (8, true, true) => ("W:W1,K4:B32,K29", ["4-8", "29-25", "8-4", "25-29"]),
             _ => ("W:W46,K50:B5,K1", ["50-45", "1-6", "45-50", "6-1"]),
         };
         let fires = 4 * (v.rules().repetitions as usize - 1);

@@ -213,6 +213,7 @@ fn algebraic_squares_are_read_everywhere_and_printed_where_the_variant_writes_th
         let pos = *game.position();
         let alg = |bb: u64| -> String {
             g.squares_of(bb)
+                .into_iter()
                 .map(|s| names[s - 1].clone())
                 .collect::<Vec<_>>()
                 .join(",")

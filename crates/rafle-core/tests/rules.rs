@@ -311,8 +311,9 @@ const CASES: &[Case] = &[
         &["35x24", "35x44"],
         "FMJD: men capture backward",
     ),
-    // --- Rule book sections 9-17 (mirrored boards: italian and spanish
-    // number a8 as 1, so 22 is d3 and its forward neighbours are 18 and 19).
+    // --- Rule book sections 9-17 (mirrored boards: italian numbers a8 as 1,
+    // so 22 is d3 with forward neighbours 18 and 19; spanish numbers from
+    // White's side, its s being italian's 33 - s).
     case(
         &[R],
         "W:W12:B8,14",
@@ -339,9 +340,9 @@ const CASES: &[Case] = &[
     ),
     case(
         &[S],
-        "W:W22:BK19",
-        &["22x15"],
-        "S3: spanish men capture kings",
+        "W:W11:BK14",
+        &["11x18"],
+        "S3: spanish men capture kings (the N4 position)",
     ),
     case(
         &[N],
@@ -357,8 +358,8 @@ const CASES: &[Case] = &[
     ),
     case(
         &[S],
-        "W:WK30:B27,K26",
-        &["30x21", "30x17"],
+        "W:WK3:B6,K7",
+        &["3x12", "3x16"],
         "S4: the sequence taking the most kings (a flying king)",
     ),
     case(
@@ -369,8 +370,8 @@ const CASES: &[Case] = &[
     ),
     case(
         &[S],
-        "W:WK30:BK26,18,27,K20",
-        &["30x21x11x24"],
+        "W:WK3:BK7,15,6,K13",
+        &["3x12x22x9"],
         "S3/S4: the flying king's three-piece sequence (26, 18, 20) beats the two-piece ones",
     ),
     case(

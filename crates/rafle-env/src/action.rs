@@ -22,7 +22,9 @@
 //! ```
 //!
 //! White moves up the board, so White's frame is the board as printed (PDN
-//! square s is sq = s - 1). Black moves down, so Black's frame is the board
+//! square s is sq = s - 1; `sq` always counts in reading order from the
+//! top-left, so on spanish's board, numbered from White's side, it is
+//! N*N/2 - s: `Geometry::index`). Black moves down, so Black's frame is the board
 //! turned half a turn: PDN square s becomes N*N/2 + 1 - s and every direction
 //! turns too (up-left <-> down-right, up-right <-> down-left). In its own frame
 //! every player's men move up. Example, 8x8: White 22-18 is sq 21, up-right,
@@ -62,8 +64,11 @@ pub fn decode_step(v: Variant, side: Color, a: usize) -> Option<(usize, usize)> 
     let (sq0, dir, dist) = decode(v, a)?;
     let g = v.geometry();
     let (from, d) = match side {
-        Color::White => (sq0 + 1, Dir::from_index(dir)),
-        Color::Black => (g.rotate_square(sq0 + 1), Dir::from_index(dir).reverse()),
+        Color::White => (g.square_of_index(sq0), Dir::from_index(dir)),
+        Color::Black => (
+            g.rotate_square(g.square_of_index(sq0)),
+            Dir::from_index(dir).reverse(),
+        ),
     };
     let mut bb = 1u64 << g.bit_of(from);
     for _ in 0..dist {
@@ -133,9 +138,10 @@ impl Tables {
                     let t = bb.trailing_zeros() as usize;
                     between[f][t] = ray;
                     ray |= bb;
-                    action[0][f][t] = (((s - 1) * 4 + d.index()) * r + dist - 1) as u16;
-                    let fs = g.rotate_square(s);
-                    action[1][f][t] = (((fs - 1) * 4 + d.reverse().index()) * r + dist - 1) as u16;
+                    let k = g.index(s);
+                    action[0][f][t] = ((k * 4 + d.index()) * r + dist - 1) as u16;
+                    let fk = g.index(g.rotate_square(s));
+                    action[1][f][t] = ((fk * 4 + d.reverse().index()) * r + dist - 1) as u16;
                 }
             }
         }
@@ -159,17 +165,26 @@ impl Tables {
     }
 }
 
-static TABLES_8: LazyLock<Tables> = LazyLock::new(|| Tables::new(Geometry::new(8)));
-static TABLES_8_MIRRORED: LazyLock<Tables> = LazyLock::new(|| Tables::new(Geometry::mirrored(8)));
-static TABLES_10: LazyLock<Tables> = LazyLock::new(|| Tables::new(Geometry::new(10)));
+/// Every board of the variant list: its layout or its numbering differs,
+/// and so do its tables.
+const BOARDS: [Geometry; 4] = [
+    Geometry::new(8),
+    Geometry::mirrored(8),
+    Geometry::mirrored(8).numbered_from_white(),
+    Geometry::new(10),
+];
+static TABLES: [LazyLock<Tables>; 4] = [
+    LazyLock::new(|| Tables::new(BOARDS[0])),
+    LazyLock::new(|| Tables::new(BOARDS[1])),
+    LazyLock::new(|| Tables::new(BOARDS[2])),
+    LazyLock::new(|| Tables::new(BOARDS[3])),
+];
 
-/// The lookup tables of a variant's board (the bit layout differs between
-/// the plain and the mirrored board, rafle_core::board).
+/// The lookup tables of a variant's board.
 pub(crate) fn tables(v: Variant) -> &'static Tables {
-    match (v.board_size(), v.geometry().mirrored) {
-        (8, false) => &TABLES_8,
-        (8, true) => &TABLES_8_MIRRORED,
-        (10, false) => &TABLES_10,
-        (n, m) => unreachable!("no action tables for a {n}x{n} board (mirrored: {m})"),
+    let g = v.geometry();
+    match BOARDS.iter().position(|b| *b == g) {
+        Some(i) => &TABLES[i],
+        None => unreachable!("{v}: its board is missing from action::BOARDS"),
     }
 }

@@ -57,10 +57,14 @@ fn advance_bonus(rows: usize, n: usize) -> i32 {
 /// White and Black kings both like.
 const fn long_diagonal(g: &Geometry) -> u64 {
     // From the dark bottom corner, step up towards the other side.
-    let (start, d) = if g.mirrored {
-        (g.squares, Dir::UpLeft)
+    let (col, d) = if g.mirrored {
+        (g.n - 1, Dir::UpLeft)
     } else {
-        (g.squares - g.h + 1, Dir::UpRight)
+        (0, Dir::UpRight)
+    };
+    let start = match g.square_at(g.n - 1, col) {
+        Some(s) => s,
+        None => panic!("the bottom corner is a dark square"),
     };
     let mut sq = 1u64 << g.bit_of(start);
     let mut mask = 0;
@@ -189,6 +193,15 @@ mod tests {
         let b = parse_fen(Variant::Thai, "B:WK29,22:B5").unwrap();
         assert!(evaluate::<Thai>(&w) > 200);
         assert!(evaluate::<Thai>(&b) < -200);
+    }
+
+    #[test]
+    fn the_long_diagonal_runs_corner_to_corner() {
+        for v in Variant::ALL {
+            let g = v.geometry();
+            let d = long_diagonal(&g);
+            assert_eq!(d.count_ones() as usize, g.n, "{v}");
+        }
     }
 
     #[test]
