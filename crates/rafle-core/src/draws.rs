@@ -27,6 +27,8 @@ pub struct Counters {
     pub lone_king: u16,
     /// Limit of the current lone-king class (0 = not in such an ending).
     pub lone_king_limit: u16,
+    /// Plies since the last capture or crowning (the material changes).
+    pub material: u16,
 }
 
 /// The ply limit of the lone-king ending `pos` is in under rules `R`
@@ -54,6 +56,12 @@ impl Counters {
     /// Counters after `m` was played from `before`, giving `after`.
     pub fn next<R: Rules>(&self, before: &Position, m: &Move, after: &Position) -> Counters {
         let man_moved = before.kings & (1u64 << m.from) == 0;
+        let crowned = man_moved && after.kings & (1u64 << m.to) != 0;
+        let material = if m.is_capture() || crowned {
+            0
+        } else {
+            self.material.saturating_add(1)
+        };
         let reversible = if m.is_capture() || man_moved {
             0
         } else {
@@ -71,6 +79,7 @@ impl Counters {
             reversible,
             lone_king,
             lone_king_limit,
+            material,
         }
     }
 
@@ -80,6 +89,7 @@ impl Counters {
             reversible: 0,
             lone_king: 0,
             lone_king_limit: lone_king_limit::<R>(pos),
+            material: 0,
         }
     }
 }
@@ -129,6 +139,17 @@ pub fn outcome_of<R: Rules>(
     }
     if counters.lone_king_limit > 0 && counters.lone_king >= counters.lone_king_limit {
         return draw(EndReason::LoneKing);
+    }
+    if !R::MATERIAL_LIMITS.is_empty()
+        && pos.kings_of(Color::White) != 0
+        && pos.kings_of(Color::Black) != 0
+    {
+        let pieces = pos.occupied().count_ones();
+        if R::MATERIAL_LIMITS.iter().any(|l| {
+            (l.min_pieces..=l.max_pieces).contains(&pieces) && counters.material >= l.plies
+        }) {
+            return draw(EndReason::UnchangedMaterial);
+        }
     }
     if R::ONE_KING_EACH_DRAW
         && pos.kings == pos.occupied()

@@ -30,6 +30,8 @@ pub enum EndReason {
     OneKingEach,
     /// International: 16-move or 5-move lone-king rule.
     LoneKing,
+    /// Russian: kings on both sides and the material unchanged too long.
+    UnchangedMaterial,
     /// The loser played an illegal move (RL environments and arenas that
     /// choose to punish it; the rules themselves never end a game this way).
     IllegalMove,
@@ -44,6 +46,7 @@ impl EndReason {
             EndReason::NoProgress => "no progress",
             EndReason::OneKingEach => "one king each",
             EndReason::LoneKing => "lone king rule",
+            EndReason::UnchangedMaterial => "unchanged material",
             EndReason::IllegalMove => "illegal move",
         }
     }

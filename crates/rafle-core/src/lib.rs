@@ -41,5 +41,6 @@ pub use text::board_text;
 pub use types::Color;
 pub use variant::{
     Antidraughts, Brazilian, Breakthrough, Checkers, Czech, English, Goal, International, Italian,
-    Killer, KingKind, Notation, Pool, Precedence, RuleSet, Rules, Russian, Spanish, Thai, Variant,
+    Killer, KingKind, MaterialLimit, Notation, Pool, Precedence, RuleSet, Rules, Russian, Spanish,
+    Thai, Variant,
 };

@@ -74,6 +74,16 @@ pub struct LoneKingLimit {
     pub plies: u16,
 }
 
+/// An ending in which both sides have a king and the board holds
+/// `min_pieces..=max_pieces` pieces in all: drawn after `plies` plies
+/// without a capture or a crowning (FMJD-64 7.2.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaterialLimit {
+    pub min_pieces: u32,
+    pub max_pieces: u32,
+    pub plies: u16,
+}
+
 /// A variant's rules as one value. Each variant's description below is a
 /// `RuleSet` constant, often written "as X, but" with `..X::SET`; every field
 /// cites the rule of the rule book it implements.
@@ -115,6 +125,9 @@ pub struct RuleSet {
     /// Lone-king endings that are drawn after a number of plies
     /// ([`crate::EndReason::LoneKing`]); empty when the variant has none.
     pub lone_king_limits: &'static [LoneKingLimit],
+    /// Endings with kings on both sides drawn when the material stays the
+    /// same ([`crate::EndReason::UnchangedMaterial`]); empty when none.
+    pub material_limits: &'static [MaterialLimit],
     /// PDN `GameType` number (pdn.fmjd.org/gametype.html).
     pub pdn_game_type: u32,
     /// PDN result tokens [White wins, Black wins, draw] of the game type.
@@ -144,6 +157,7 @@ pub trait Rules: Copy + Default + Send + Sync + fmt::Debug + 'static {
     const NO_PROGRESS_PLIES: u16 = Self::SET.no_progress_plies;
     const ONE_KING_EACH_DRAW: bool = Self::SET.one_king_each_draw;
     const LONE_KING_LIMITS: &'static [LoneKingLimit] = Self::SET.lone_king_limits;
+    const MATERIAL_LIMITS: &'static [MaterialLimit] = Self::SET.material_limits;
 }
 
 /// The result tokens of PDN game types 20 (international) and 21 (English).
@@ -152,6 +166,21 @@ const PDN_RESULTS_21: [&str; 3] = ["1-0", "0-1", "1/2-1/2"];
 
 /// Majority rule (C7): the most pieces.
 const MAJORITY: &[Precedence] = &[Precedence::Quantity];
+
+/// FMJD-64 rule 7.2.6 (rule book R11): kings on both sides, the material
+/// unchanged for 30 moves each with 4 or 5 pieces, 60 with 6 or 7.
+const RUSSIAN_MATERIAL: &[MaterialLimit] = &[
+    MaterialLimit {
+        min_pieces: 4,
+        max_pieces: 5,
+        plies: 60,
+    },
+    MaterialLimit {
+        min_pieces: 6,
+        max_pieces: 7,
+        plies: 120,
+    },
+];
 
 /// FMJD-64 rules 7.2.4 and 7.2.8 (rule book R9, R10).
 const RUSSIAN_LONE_KING: &[LoneKingLimit] = &[
@@ -194,6 +223,7 @@ impl Rules for Thai {
         no_progress_plies: 100,   // T10: 50 moves each
         one_king_each_draw: true, // T9
         lone_king_limits: &[],
+        material_limits: &[],
         pdn_game_type: 31,
         pdn_results: PDN_RESULTS_21,
         notation: Notation::Numeric,
@@ -238,6 +268,7 @@ impl Rules for International {
                 plies: 10,
             },
         ],
+        material_limits: &[],
         pdn_game_type: 20,
         pdn_results: PDN_RESULTS_20,
         notation: Notation::Numeric,
@@ -268,6 +299,7 @@ impl Rules for English {
         no_progress_plies: 80, // E7: 40 moves each
         one_king_each_draw: false,
         lone_king_limits: &[],
+        material_limits: &[],
         pdn_game_type: 21,
         pdn_results: PDN_RESULTS_21,
         notation: Notation::Numeric,
@@ -312,6 +344,7 @@ impl Rules for Russian {
         no_progress_plies: 30, // R7: 15 moves each with kings only
         one_king_each_draw: false,
         lone_king_limits: RUSSIAN_LONE_KING, // R9, R10
+        material_limits: RUSSIAN_MATERIAL,   // R11
         pdn_game_type: 25,
         pdn_results: PDN_RESULTS_21,
         notation: Notation::Algebraic, // R8
@@ -331,6 +364,7 @@ impl Rules for Brazilian {
         start_rows: 3,                       // Z1: 12 men each
         no_progress_plies: 40,               // Z3: 20 moves each with kings only (CBD)
         lone_king_limits: RUSSIAN_LONE_KING, // Z4: as russian (FMJD-64)
+        material_limits: RUSSIAN_MATERIAL,   // Z4
         pdn_game_type: 26,
         pdn_results: PDN_RESULTS_21,
         ..International::SET // Z2: every other rule as international

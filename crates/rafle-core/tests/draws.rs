@@ -226,6 +226,7 @@ fn lone_king_class_change_restarts_the_count() {
         reversible: 20,
         lone_king: 20,
         lone_king_limit: 32,
+        ..Counters::default()
     };
     // White to move in a lone-king-vs-three position, then a capture to two.
     let mut g = Game::from_fen(I, "W:WK28:BK1,K2,33").unwrap();
@@ -349,4 +350,37 @@ fn lone_king_limits_of_the_8x8_variants() {
         let got = rafle_core::with_rules!(v, R => lone_king_limit::<R>(&pos));
         assert_eq!(got, plies, "{v} {fen}");
     }
+}
+
+#[test]
+fn russian_unchanged_material_rule() {
+    use rafle_core::Russian;
+    use Variant::Russian as R;
+    // R11: kings on both sides, 4-5 pieces: 60 plies; 6-7 pieces: 120.
+    let at = |fen: &str, material: u16| {
+        let pos = rafle_core::parse_fen(R, fen).unwrap();
+        let n = movegen::count::<Russian>(&pos);
+        let c = Counters {
+            material,
+            ..Counters::default()
+        };
+        outcome_of::<Russian>(&pos, n, &c, 1).map(|o| o.reason)
+    };
+    let four = "W:WK1,22:BK32,11";
+    let six = "W:WK1,22,23:BK32,10,11";
+    assert_eq!(at(four, 59), None);
+    assert_eq!(at(four, 60), Some(EndReason::UnchangedMaterial));
+    assert_eq!(at(six, 119), None);
+    assert_eq!(at(six, 120), Some(EndReason::UnchangedMaterial));
+    // Without a king on each side, or with more pieces, no such rule.
+    assert_eq!(at("W:W5,22:BK32,11", 500), None);
+    assert_eq!(at("W:WK1,21,22,23:BK32,9,10,11", 500), None);
+    // The count goes on over a man move and restarts on a crowning or a capture.
+    let mut g = Game::from_fen(R, "W:WK32,10:BK4,12").unwrap();
+    for m in ["g1-f2", "h6-g5", "d6-c7", "h8-g7"] {
+        g.play_str(m).unwrap();
+    }
+    assert_eq!((g.counters().material, g.counters().reversible), (4, 1));
+    g.play_str("c7-b8").unwrap(); // crowned
+    assert_eq!(g.counters().material, 0);
 }

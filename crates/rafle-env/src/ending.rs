@@ -17,7 +17,7 @@ pub enum Ending {
 
 impl Ending {
     /// Every ending, in code order (`ALL[e.code()] == e`).
-    pub const ALL: [Ending; 8] = [
+    pub const ALL: [Ending; 9] = [
         Ending::Rule(EndReason::NoLegalMove),
         Ending::Rule(EndReason::Repetition),
         Ending::Rule(EndReason::NoProgress),
@@ -26,6 +26,7 @@ impl Ending {
         Ending::Rule(EndReason::IllegalMove),
         Ending::Truncated,
         Ending::Rule(EndReason::FirstKing),
+        Ending::Rule(EndReason::UnchangedMaterial),
     ];
 
     /// The index in [`Ending::ALL`]; the exhaustive match makes a new
@@ -40,6 +41,7 @@ impl Ending {
             Ending::Rule(EndReason::IllegalMove) => 5,
             Ending::Truncated => 6,
             Ending::Rule(EndReason::FirstKing) => 7,
+            Ending::Rule(EndReason::UnchangedMaterial) => 8,
         }
     }
 
