@@ -302,6 +302,13 @@ fn env_agrees_on_capture_positions() {
             "W:WK47:B9,10,12,13,19,20,22,23,29,30,32,33,39,40",
         ),
         (Variant::Thai, "W:WK29:B10,11,18,19,26,27"),
+        // A man crowned mid-capture going on as a king (russian R4), the
+        // precedence keys (italian N5, spanish S4), a halt behind a king
+        // (killer L2).
+        (Variant::Russian, "W:W12:B8,14"),
+        (Variant::Italian, "W:WK30:BK26,18,27,K20"),
+        (Variant::Spanish, "W:WK3:BK7,15,6,K13"),
+        (Variant::Killer, "W:WK46:BK37,K19"),
         (Variant::English, "B:BK1,K3:W6,7,14,15,22,23"),
         (Variant::Checkers, "B:B1,2:W6,7,14,15,22,23"),
     ];

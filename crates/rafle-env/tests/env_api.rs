@@ -272,3 +272,30 @@ fn obs_keys_are_equal_exactly_when_observations_and_legal_steps_are() {
         assert!(repeats > 0, "{v}: the games never met a state twice");
     }
 }
+
+#[test]
+fn a_man_crowned_mid_capture_shows_as_a_king_from_that_step_on() {
+    // Russian R4: 12x3 crowns the man on f8, then 3x17 or 3x21 as a king;
+    // in pool (P5) the same man stays a man and its move ends on 3.
+    for (v, chain_pending) in [(Variant::Russian, true), (Variant::Pool, false)] {
+        let cfg = EnvConfig {
+            start_fen: Some("W:W12:B8,14".into()),
+            ..EnvConfig::default()
+        };
+        let mut env = Env::new(v, cfg).unwrap();
+        let first = env.legal_actions()[0] as usize;
+        env.step(first).unwrap();
+        assert_eq!(env.chain_pending(), chain_pending, "{v}");
+        // Seen by White: pending, the chain piece; over, the king of the
+        // finished move (Black to play sees it as an opponent king).
+        let mut o = vec![0.0; rafle_env::observation_len(v)];
+        env.write_obs(&mut o);
+        let nn = v.board_size() * v.board_size();
+        let plane = |p: usize| o[p * nn..(p + 1) * nn].iter().sum::<f32>();
+        if chain_pending {
+            assert_eq!((plane(0), plane(1)), (0.0, 1.0), "{v}");
+        } else {
+            assert_eq!((plane(2), plane(3)), (0.0, 1.0), "{v}");
+        }
+    }
+}
