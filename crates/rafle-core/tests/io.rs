@@ -390,15 +390,34 @@ fn aliases_and_the_list_in_the_error() {
 
 #[test]
 fn pdn_game_types_and_result_tokens() {
-    // pdn.fmjd.org/gametype.html: 20 international (results 2-0, 0-2, 1-1),
-    // 21 English draughts, 31 Thai (results 1-0, 0-1, 1/2-1/2).
+    // The PDN game type table (pdn.fmjd.org/gametype.html; PDN 3.0): 20
+    // international (results 2-0, 0-2, 1-1), the others 1-0, 0-1, 1/2-1/2.
+    // Killer, antidraughts and breakthrough have no type of their own: 20,
+    // told apart by the `Variant` tag, as english and checkers are in 21.
     use rafle_core::Color::{Black, White};
-    for (v, game_type, tokens) in [
-        (Variant::International, 20, ["2-0", "0-2", "1-1"]),
-        (Variant::English, 21, ["1-0", "0-1", "1/2-1/2"]),
-        (Variant::Checkers, 21, ["1-0", "0-1", "1/2-1/2"]),
-        (Variant::Thai, 31, ["1-0", "0-1", "1/2-1/2"]),
-    ] {
+    const INTL: [&str; 3] = ["2-0", "0-2", "1-1"];
+    const DEFAULT: [&str; 3] = ["1-0", "0-1", "1/2-1/2"];
+    let table = [
+        (Variant::Thai, 31, DEFAULT),
+        (Variant::International, 20, INTL),
+        (Variant::English, 21, DEFAULT),
+        (Variant::Checkers, 21, DEFAULT),
+        (Variant::Russian, 25, DEFAULT),
+        (Variant::Brazilian, 26, DEFAULT),
+        (Variant::Pool, 23, DEFAULT),
+        (Variant::Italian, 22, DEFAULT),
+        (Variant::Spanish, 24, DEFAULT),
+        (Variant::Czech, 29, DEFAULT),
+        (Variant::Killer, 20, INTL),
+        (Variant::Antidraughts, 20, INTL),
+        (Variant::Breakthrough, 20, INTL),
+    ];
+    assert_eq!(
+        table.map(|(v, _, _)| v),
+        Variant::ALL,
+        "one row per variant"
+    );
+    for (v, game_type, tokens) in table {
         assert_eq!(v.pdn_game_type(), game_type, "{v}");
         let got = [Some(White), Some(Black), None].map(|w| v.pdn_result(w));
         assert_eq!(got, tokens, "{v}");
