@@ -367,7 +367,8 @@ impl Rules for Brazilian {
         material_limits: RUSSIAN_MATERIAL,   // Z4
         pdn_game_type: 26,
         pdn_results: PDN_RESULTS_21,
-        ..International::SET // Z2: every other rule as international
+        notation: Notation::Algebraic, // Z5
+        ..International::SET           // Z2: every other rule as international
     };
 }
 
