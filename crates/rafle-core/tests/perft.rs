@@ -7,8 +7,8 @@
 mod perft_data;
 
 use perft_data::{tables, Origin};
-use rafle_core::movegen::{capture_paths, legal_moves};
-use rafle_core::{perft::perft_variant, Game, Position, Rules, Variant};
+use rafle_core::movegen::{capture_paths, direction_between, legal_moves};
+use rafle_core::{perft::perft_variant, Game, Geometry, Move, Position, Rules, Variant};
 
 /// Leaf budget of the default run; deeper entries need RAFLE_DEEP_PERFT=1.
 const DEFAULT_MAX_LEAVES: u64 = 5_000_000;
@@ -39,12 +39,35 @@ fn perft_matches_the_tables() {
     }
 }
 
-/// Perft counting every capture path as a move (dctl's "keep duplicates").
+/// Does `m` pause on a square other than the one right behind its victim
+/// only to jump on along the same line? dctl's "keep duplicates" paths slide
+/// a king on in that case (one path where rafle lists one per pause), so
+/// only the path pausing right behind the victim stands for them.
+fn pauses_in_line(g: &Geometry, m: &Move) -> bool {
+    let mut at = m.from;
+    let landings = m.landings();
+    for w in landings.windows(2) {
+        let (land, next) = (w[0], w[1]);
+        let d = direction_between(g, at as u32, land as u32);
+        if d == direction_between(g, land as u32, next as u32) {
+            let victim = m.captured_between(g, at, land);
+            if g.step(victim, d) != 1u64 << land {
+                return true;
+            }
+        }
+        at = land;
+    }
+    false
+}
+
+/// Perft counting capture paths as dctl's "keep duplicates" series does:
+/// every path, a king's pauses on one line counted once.
 fn path_perft<R: Rules>(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
     let mut moves = capture_paths::<R>(pos);
+    moves.retain(|m| !pauses_in_line(&R::GEO, m));
     if moves.is_empty() {
         moves = legal_moves::<R>(pos);
     }
