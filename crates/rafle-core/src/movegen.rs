@@ -104,11 +104,7 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
             Color::Black => &[Dir::DownLeft, Dir::DownRight],
         }
     };
-    let man_victims = if R::MEN_CAPTURE_KINGS {
-        opp
-    } else {
-        opp & !pos.kings
-    };
+    let man_victims = man_victims::<R>(opp, pos.kings);
     for &d in man_dirs {
         if g.step(g.step(men, d) & man_victims, d) & empty != 0 {
             return true;
@@ -142,6 +138,17 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
     false
 }
 
+/// The enemy pieces a man may capture: all of `opp`, or its men only where
+/// men may not capture kings (italian, rule book N4).
+#[inline(always)]
+fn man_victims<R: Rules>(opp: u64, kings: u64) -> u64 {
+    if R::MEN_CAPTURE_KINGS {
+        opp
+    } else {
+        opp & !kings
+    }
+}
+
 /// State of the depth-first capture search of one piece.
 struct CaptureSearch<'a> {
     g: Geometry,
@@ -159,7 +166,7 @@ struct CaptureSearch<'a> {
     /// for the i-th jump, so that a greater number means kings met earlier
     /// (EarliestKing precedence only).
     king_order: u32,
-    /// Square where a man was crowned on the current path, if any.
+    /// Was the man of the current path crowned on the way (R4)?
     crowned: bool,
     /// Greatest precedence key recorded so far.
     best: u32,
@@ -226,11 +233,7 @@ impl CaptureSearch<'_> {
                 Color::Black => &[Dir::DownLeft, Dir::DownRight],
             }
         };
-        let victims = if R::MEN_CAPTURE_KINGS {
-            self.opp
-        } else {
-            self.opp & !self.opp_kings
-        };
+        let victims = man_victims::<R>(self.opp, self.opp_kings);
         for &d in dirs {
             let victim = g.step(cur, d) & victims & !captured;
             if victim == 0 {
