@@ -2,7 +2,7 @@
 module by python/tests/test_stubs.py (mypy.stubtest)."""
 
 from os import PathLike
-from typing import Any, Callable, Sequence, final
+from typing import Any, Callable, Mapping, Sequence, final
 
 import numpy as np
 import numpy.typing as npt
@@ -150,22 +150,21 @@ class SpecPlayer:
 
 @final
 class NetworkAgent:
-    """rafle's tree search (Gumbel AlphaZero or PUCT) over a Python network."""
+    """rafle's tree search (Gumbel AlphaZero or PUCT) over a Python network.
+    ``search`` is a ``[search]`` table (crates/rafle-search/src/network/params.rs);
+    keywords such as ``c_puct=2.0`` override single fields of it."""
 
     def __new__(
         cls,
         evaluator: Callable[..., Any],
-        simulations: int = 64,
-        algorithm: str = "gumbel",
+        simulations: int | None = None,
+        algorithm: str | None = None,
         *,
-        gumbel_m: int | None = None,
-        c_visit: float | None = None,
-        c_scale: float | None = None,
-        c_puct: float | None = None,
-        leaves_per_round: int | None = None,
+        search: Mapping[str, Any] | None = None,
         name: str | None = None,
         seed: int = 0,
-    ) -> NetworkAgent: ...
+        **knobs: Any,
+        ) -> NetworkAgent: ...
     @property
     def evaluator(self) -> Callable[..., Any]: ...
     @property
@@ -244,35 +243,29 @@ class SearchResult:
 @final
 class SelfPlay:
     """Games of self-play in lockstep, searching with a Python network.
-    The keyword arguments are the ``[search]`` and ``[selfplay]`` fields of a
-    config file; ``opening_plies = k`` opens each game with up to k random moves."""
+    ``search`` is a ``[search]`` table and other keywords override its fields
+    (crates/rafle-search/src/network/params.rs); ``opening_plies = k`` opens
+    each game with up to k random moves."""
 
     def __new__(
         cls,
         variant: str,
         evaluator: Callable[..., Any],
         num_games: int = 256,
-        simulations: int = 32,
+        simulations: int | None = None,
         *,
-        fast_simulations: int | None = None,
-        full_search_prob: float | None = None,
-        algorithm: str = "gumbel",
-        gumbel_m: int | None = None,
-        c_visit: float | None = None,
-        c_scale: float | None = None,
-        c_puct: float | None = None,
-        dirichlet_alpha: float | None = None,
-        dirichlet_frac: float | None = None,
-        temperature_plies: int | None = None,
-        leaves_per_round: int | None = None,
+        search: Mapping[str, Any] | None = None,
         max_plies: int | None = None,
         opening_plies: int = 0,
         value_target_search: float = 0.0,
         seed: int = 0,
-    ) -> SelfPlay: ...
+        **knobs: Any,
+        ) -> SelfPlay: ...
     @staticmethod
     def from_config(
-        path: str | PathLike[str], evaluator: Callable[..., Any], seed: int | None = None
+        config: str | PathLike[str] | Mapping[str, Any],
+        evaluator: Callable[..., Any],
+        seed: int | None = None,
     ) -> SelfPlay: ...
     def play(self, positions: int, progress: bool = False) -> dict[str, npt.NDArray[Any]]:
         """obs, mask, policy, value, search_value, result and version arrays."""
@@ -307,19 +300,14 @@ def evaluate(
 def search(
     env: VecEnv,
     evaluator: Callable[..., Any],
-    simulations: int = 64,
-    algorithm: str = "gumbel",
+    simulations: int | None = None,
+    algorithm: str | None = None,
     seed: int = 0,
     *,
     explore: bool = False,
-    gumbel_m: int | None = None,
-    c_visit: float | None = None,
-    c_scale: float | None = None,
-    c_puct: float | None = None,
-    dirichlet_alpha: float | None = None,
-    dirichlet_frac: float | None = None,
-    leaves_per_round: int | None = None,
+    search: Mapping[str, Any] | None = None,
+    **knobs: Any,
 ) -> SearchResult: ...
-def load_config(path: str | PathLike[str]) -> dict[str, Any]: ...
+def load_config(config: str | PathLike[str] | Mapping[str, Any]) -> dict[str, Any]: ...
 def model_spec(spec: str) -> tuple[str, str, int | None] | None: ...
 def cpu_has_fast_bf16() -> bool: ...

@@ -118,15 +118,12 @@ def network_agent(
     ``device`` and ``dtype`` as in ``rafle.model.evaluator``."""
     from rafle import model
 
-    s = cfg.get("search", {})
-    keys = ("gumbel_m", "c_visit", "c_scale", "c_puct", "leaves_per_round")
     return NetworkAgent(
         model.evaluator(net, device, dtype),
         cfg.get("eval", {}).get("simulations", 32) if simulations is None else simulations,
-        s.get("algorithm", "gumbel"),
+        search=cfg.get("search", {}),
         name=name,
         seed=seed,
-        **{k: s[k] for k in keys if k in s},
     )
 
 

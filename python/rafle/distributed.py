@@ -54,11 +54,6 @@ import numpy as np
 
 __all__ = ["run", "main", "RunState", "when_up"]
 
-#: Keys of the [search] table that rafle.SelfPlay takes as keywords.
-SEARCH_KEYS = (
-    "algorithm", "fast_simulations", "full_search_prob", "gumbel_m", "c_visit", "c_scale", "c_puct",
-    "dirichlet_alpha", "dirichlet_frac", "temperature_plies", "leaves_per_round",
-)
 REPLAY = "replay.npz"
 
 
@@ -91,13 +86,8 @@ class SelfPlayWorker:
         """(Re)starts the games with ``seed`` and the learner's weights; returns the pid."""
         import rafle
 
-        s = self.cfg["search"]
-        self.selfplay = rafle.SelfPlay(
-            self.cfg["run"]["variant"], self.evaluator, games_of(self.cfg, self.index), s["simulations"],
-            max_plies=self.cfg["selfplay"]["max_plies"], opening_plies=self.cfg["selfplay"]["opening_plies"],
-            value_target_search=self.cfg["train"]["value_target_search"], seed=seed,
-            **{k: s[k] for k in SEARCH_KEYS},
-        )
+        cfg = {**self.cfg, "selfplay": {**self.cfg["selfplay"], "parallel_games": games_of(self.cfg, self.index)}}
+        self.selfplay = rafle.SelfPlay.from_config(cfg, self.evaluator, seed=seed)
         self.set_weights(state, version)
         return os.getpid()
 

@@ -125,7 +125,7 @@ def test_bad_settings_are_value_errors() -> None:
         (dict(num_games=0), "parallel_games"),
         (dict(simulations=0), "simulations"),
         (dict(fast_simulations=64), "fast_simulations"),
-        (dict(algorithm="mcts"), "gumbel or puct"),
+        (dict(algorithm="mcts"), "algorithm.*gumbel.*puct"),
         (dict(dirichlet_frac=2.0), "dirichlet_frac"),
         (dict(value_target_search=1.5), "value_target_search"),
         (dict(max_plies=20, opening_plies=20), "opening_plies"),
@@ -159,3 +159,21 @@ def test_an_error_inside_the_evaluator_leaves_self_play_usable() -> None:
     b = sp.play(30)
     assert len(b["obs"]) >= 30
     np.testing.assert_allclose(b["policy"].sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_search_tables_pass_through_as_dicts() -> None:
+    cfg = rafle._rafle.load_config(ROOT / "configs" / "thai.toml")
+    cfg["selfplay"]["parallel_games"] = 3
+    sp = rafle.SelfPlay.from_config(cfg, hashed(896))
+    assert {k: sp.settings[k] for k in cfg["search"]} == cfg["search"] and sp.num_games == 3
+    a = rafle.NetworkAgent(hashed(896), search={"c_puct": 2.5, "algorithm": "puct", "gumbel_m": 8}, gumbel_m=4)
+    s = a.search_settings
+    assert (s["c_puct"], s["gumbel_m"], a.algorithm, a.simulations) == (2.5, 4, "puct", 64)
+    assert rafle.NetworkAgent(hashed(896), search={"simulations": 9}).simulations == 9
+    with pytest.raises(ValueError, match="unknown field `c_puck`"):
+        rafle.NetworkAgent(hashed(896), search={"c_puck": 1.0})
+    with pytest.raises(ValueError, match="c_visit"):
+        rafle.SelfPlay("thai", hashed(896), c_visit="high")
+    cfg["search"]["leaves_per_round"] = 0
+    with pytest.raises(ValueError, match="search.leaves_per_round"):
+        rafle.SelfPlay.from_config(cfg, hashed(896))

@@ -8,10 +8,12 @@ use crate::errors::{parse_variant, value_error};
 use crate::evaluator::{check_callable, raise, ErrorSlot, Kind, PyEvaluator};
 use crate::game::Game;
 use crate::interrupt::interruptible;
+use crate::settings::{search_params, to_py};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
-use rafle_search::network::{self, Algorithm, NetworkPlayer, SearchParams};
+use rafle_search::network::{self, NetworkPlayer, SearchParams};
 use rafle_search::{parse_player, NetworkSide, Side};
 use std::sync::Mutex;
 
@@ -117,64 +119,43 @@ pub fn check_simulations(simulations: usize) -> PyResult<()> {
     Ok(())
 }
 
-/// Search settings from Python keywords (None keeps the default), checked.
-#[allow(clippy::too_many_arguments)]
-pub fn search_params(
-    algorithm: &str,
-    gumbel_m: Option<usize>,
-    c_visit: Option<f64>,
-    c_scale: Option<f64>,
-    c_puct: Option<f64>,
-    dirichlet_alpha: Option<f64>,
-    dirichlet_frac: Option<f64>,
-    leaves_per_round: Option<usize>,
-) -> PyResult<SearchParams> {
-    let d = SearchParams::default();
-    let p = SearchParams {
-        algorithm: algorithm.parse::<Algorithm>().map_err(value_error)?,
-        gumbel_m: gumbel_m.unwrap_or(d.gumbel_m),
-        c_visit: c_visit.map_or(d.c_visit, |x| x as f32),
-        c_scale: c_scale.map_or(d.c_scale, |x| x as f32),
-        c_puct: c_puct.map_or(d.c_puct, |x| x as f32),
-        dirichlet_alpha: dirichlet_alpha.unwrap_or(d.dirichlet_alpha),
-        dirichlet_frac: dirichlet_frac.unwrap_or(d.dirichlet_frac),
-        leaves_per_round: leaves_per_round.unwrap_or(d.leaves_per_round),
+/// Simulations per move: the keyword, else the `search` table's, else `default`.
+pub fn simulations_of(
+    keyword: Option<usize>,
+    search: Option<&Bound<'_, PyDict>>,
+    default: usize,
+) -> PyResult<usize> {
+    let from_table = match search {
+        Some(d) => d
+            .get_item("simulations")?
+            .map(|x| x.extract())
+            .transpose()?,
+        None => None,
     };
-    p.check("").map_err(value_error)?;
-    Ok(p)
+    let n = keyword.or(from_table).unwrap_or(default);
+    check_simulations(n)?;
+    Ok(n)
 }
 
 #[pymethods]
 impl NetworkAgent {
     #[new]
-    #[pyo3(signature = (evaluator, simulations = 64, algorithm = "gumbel", *, gumbel_m = None,
-        c_visit = None, c_scale = None, c_puct = None, leaves_per_round = None,
-        name = None, seed = 0))]
+    #[pyo3(signature = (evaluator, simulations = None, algorithm = None, *, search = None,
+        name = None, seed = 0, **knobs))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         evaluator: Bound<'_, PyAny>,
-        simulations: usize,
-        algorithm: &str,
-        gumbel_m: Option<usize>,
-        c_visit: Option<f64>,
-        c_scale: Option<f64>,
-        c_puct: Option<f64>,
-        leaves_per_round: Option<usize>,
+        simulations: Option<usize>,
+        algorithm: Option<&str>,
+        search: Option<&Bound<'_, PyDict>>,
         name: Option<String>,
         seed: u64,
+        knobs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         check_callable(&evaluator)?;
-        check_simulations(simulations)?;
-        let params = search_params(
-            algorithm,
-            gumbel_m,
-            c_visit,
-            c_scale,
-            c_puct,
-            None,
-            None,
-            leaves_per_round,
-        )?;
+        let simulations = simulations_of(simulations, search, 64)?;
+        let algorithm = algorithm.map(|a| a.into()).unwrap_or_default();
+        let params = search_params(search, &[("algorithm", algorithm)], knobs)?;
         Ok(NetworkAgent {
             evaluator: evaluator.unbind(),
             params,
@@ -209,19 +190,11 @@ impl NetworkAgent {
         self.seed
     }
 
-    /// The search settings as a dict (gumbel_m, c_visit, c_scale, c_puct,
-    /// leaves_per_round).
+    /// The search settings as a dict (the `[search]` table; `simulations`
+    /// there is self-play's, the agent's own is `simulations`).
     #[getter]
-    fn search_settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let d = pyo3::types::PyDict::new(py);
-        let p = &self.params;
-        d.set_item("algorithm", p.algorithm.name())?;
-        d.set_item("gumbel_m", p.gumbel_m)?;
-        d.set_item("c_visit", p.c_visit)?;
-        d.set_item("c_scale", p.c_scale)?;
-        d.set_item("c_puct", p.c_puct)?;
-        d.set_item("leaves_per_round", p.leaves_per_round)?;
-        Ok(d)
+    fn search_settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.params)
     }
 
     /// A legal move of `game` (path notation), searched with the network

@@ -15,6 +15,7 @@ mod interrupt;
 mod raster;
 mod search;
 mod selfplay;
+mod settings;
 mod vec_env;
 
 use pyo3::prelude::*;

@@ -2,12 +2,14 @@
 //! state (the env is not changed), all searches in lockstep so that the
 //! Python evaluator sees one batch per round.
 
-use crate::agents::{check_simulations, search_params};
+use crate::agents::simulations_of;
 use crate::evaluator::{check_callable, raise, Kind, PyEvaluator};
 use crate::interrupt::interruptible;
+use crate::settings::search_params;
 use crate::vec_env::VecEnv;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use rafle_core::rng::Rng;
 use rafle_search::network::{run_searches, Pick, Search};
 
@@ -42,38 +44,24 @@ impl SearchResult {
 
 /// Searches every env of `env` (see the Python docs of rafle.search).
 #[pyfunction]
-#[pyo3(signature = (env, evaluator, simulations = 64, algorithm = "gumbel", seed = 0, *,
-    explore = false, gumbel_m = None, c_visit = None, c_scale = None, c_puct = None,
-    dirichlet_alpha = None, dirichlet_frac = None, leaves_per_round = None))]
+#[pyo3(signature = (env, evaluator, simulations = None, algorithm = None, seed = 0, *,
+    explore = false, search = None, **knobs))]
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     py: Python<'_>,
     env: PyRef<'_, VecEnv>,
     evaluator: Bound<'_, PyAny>,
-    simulations: usize,
-    algorithm: &str,
+    simulations: Option<usize>,
+    algorithm: Option<&str>,
     seed: u64,
     explore: bool,
-    gumbel_m: Option<usize>,
-    c_visit: Option<f64>,
-    c_scale: Option<f64>,
-    c_puct: Option<f64>,
-    dirichlet_alpha: Option<f64>,
-    dirichlet_frac: Option<f64>,
-    leaves_per_round: Option<usize>,
+    search: Option<&Bound<'_, PyDict>>,
+    knobs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<SearchResult> {
     check_callable(&evaluator)?;
-    check_simulations(simulations)?;
-    let params = search_params(
-        algorithm,
-        gumbel_m,
-        c_visit,
-        c_scale,
-        c_puct,
-        dirichlet_alpha,
-        dirichlet_frac,
-        leaves_per_round,
-    )?;
+    let simulations = simulations_of(simulations, search, 64)?;
+    let algorithm = algorithm.map(|a| a.into()).unwrap_or_default();
+    let params = search_params(search, &[("algorithm", algorithm)], knobs)?;
     let ve = env.batch();
     let v = ve.variant();
     let pick = if explore { Pick::Sample } else { Pick::Best };

@@ -1,15 +1,16 @@
 //! `rafle.SelfPlay`: rafle-search's batched self-play driven by a Python
 //! network; `play` returns numpy arrays ready for training.
 
-use crate::agents::search_params;
 use crate::errors::{parse_variant, value_error};
 use crate::evaluator::{check_callable, raise, Kind, PyEvaluator};
 use crate::interrupt::interruptible;
+use crate::settings::{from_object, object, search_params, to_py};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rafle_core::Variant;
-use rafle_search::config::{Config, SearchConfig, SelfPlayConfig};
+use rafle_search::config::{Config, SelfPlayConfig};
+use rafle_search::network::SearchParams;
 use rafle_search::sample::Sample;
 use rafle_search::selfplay::{SelfPlay as Games, SelfPlayStats};
 
@@ -23,7 +24,7 @@ pub struct SelfPlay {
     games: Games,
     evaluator: PyEvaluator,
     variant: Variant,
-    search: SearchConfig,
+    search: SearchParams,
     selfplay: SelfPlayConfig,
     value_target_search: f32,
     version: u64,
@@ -34,13 +35,13 @@ impl SelfPlay {
     fn build(
         variant: Variant,
         evaluator: Bound<'_, PyAny>,
-        search: SearchConfig,
+        search: SearchParams,
         selfplay: SelfPlayConfig,
         value_target_search: f64,
         seed: u64,
     ) -> PyResult<SelfPlay> {
         check_callable(&evaluator)?;
-        search.validate().map_err(value_error)?;
+        search.validate("").map_err(value_error)?;
         selfplay.validate().map_err(value_error)?;
         if !(0.0..=1.0).contains(&value_target_search) {
             return Err(value_error("value_target_search must be in [0, 1]"));
@@ -110,52 +111,24 @@ fn add(t: &mut SelfPlayStats, s: &SelfPlayStats) {
 #[pymethods]
 impl SelfPlay {
     #[new]
-    #[pyo3(signature = (variant, evaluator, num_games = 256, simulations = 32, *,
-        fast_simulations = None, full_search_prob = None, algorithm = "gumbel", gumbel_m = None,
-        c_visit = None, c_scale = None, c_puct = None, dirichlet_alpha = None,
-        dirichlet_frac = None, temperature_plies = None, leaves_per_round = None,
-        max_plies = None, opening_plies = 0, value_target_search = 0.0, seed = 0))]
+    #[pyo3(signature = (variant, evaluator, num_games = 256, simulations = None, *,
+        search = None, max_plies = None, opening_plies = 0, value_target_search = 0.0,
+        seed = 0, **knobs))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         variant: &str,
         evaluator: Bound<'_, PyAny>,
         num_games: usize,
-        simulations: usize,
-        fast_simulations: Option<usize>,
-        full_search_prob: Option<f64>,
-        algorithm: &str,
-        gumbel_m: Option<usize>,
-        c_visit: Option<f64>,
-        c_scale: Option<f64>,
-        c_puct: Option<f64>,
-        dirichlet_alpha: Option<f64>,
-        dirichlet_frac: Option<f64>,
-        temperature_plies: Option<u32>,
-        leaves_per_round: Option<usize>,
+        simulations: Option<usize>,
+        search: Option<&Bound<'_, PyDict>>,
         max_plies: Option<u32>,
         opening_plies: u32,
         value_target_search: f64,
         seed: u64,
+        knobs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let v = parse_variant(variant)?;
-        let p = search_params(
-            algorithm,
-            gumbel_m,
-            c_visit,
-            c_scale,
-            c_puct,
-            dirichlet_alpha,
-            dirichlet_frac,
-            leaves_per_round,
-        )?;
-        let d = SearchConfig::default();
-        let search = p.to_config(SearchConfig {
-            simulations,
-            fast_simulations: fast_simulations.unwrap_or(simulations),
-            full_search_prob: full_search_prob.unwrap_or(d.full_search_prob),
-            temperature_plies: temperature_plies.unwrap_or(d.temperature_plies),
-            ..d
-        });
+        let search = search_params(search, &[("simulations", simulations.into())], knobs)?;
         let selfplay = SelfPlayConfig {
             parallel_games: num_games,
             max_plies: max_plies.unwrap_or(SelfPlayConfig::default().max_plies),
@@ -165,17 +138,17 @@ impl SelfPlay {
         SelfPlay::build(v, evaluator, search, selfplay, value_target_search, seed)
     }
 
-    /// Self-play as a `rafle train` config file says: its `[search]` and
-    /// `[selfplay]` tables, `train.value_target_search` and (unless `seed`
-    /// is given) `run.seed`.
+    /// Self-play as a `rafle train` config says (a TOML file, or the dict
+    /// `load_config` gives): its `[search]` and `[selfplay]` tables,
+    /// `train.value_target_search` and (unless `seed` is given) `run.seed`.
     #[staticmethod]
-    #[pyo3(signature = (path, evaluator, seed = None))]
+    #[pyo3(signature = (config, evaluator, seed = None))]
     fn from_config(
-        path: std::path::PathBuf,
+        config: &Bound<'_, PyAny>,
         evaluator: Bound<'_, PyAny>,
         seed: Option<u64>,
     ) -> PyResult<Self> {
-        let cfg = Config::load(&path).map_err(|e| value_error(format!("{e:#}")))?;
+        let cfg = config_of(config)?;
         SelfPlay::build(
             cfg.variant(),
             evaluator,
@@ -251,26 +224,12 @@ impl SelfPlay {
         self.selfplay.parallel_games
     }
 
-    /// The search and self-play settings as dicts (the config's tables).
+    /// The settings as one dict: the `[search]` and `[selfplay]` tables
+    /// and `value_target_search`.
     #[getter]
     fn settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let s = &self.search;
-        d.set_item("algorithm", s.algorithm.name())?;
-        d.set_item("simulations", s.simulations)?;
-        d.set_item("fast_simulations", s.fast_simulations)?;
-        d.set_item("full_search_prob", s.full_search_prob)?;
-        d.set_item("gumbel_m", s.gumbel_m)?;
-        d.set_item("c_visit", s.c_visit)?;
-        d.set_item("c_scale", s.c_scale)?;
-        d.set_item("c_puct", s.c_puct)?;
-        d.set_item("dirichlet_alpha", s.dirichlet_alpha)?;
-        d.set_item("dirichlet_frac", s.dirichlet_frac)?;
-        d.set_item("temperature_plies", s.temperature_plies)?;
-        d.set_item("leaves_per_round", s.leaves_per_round)?;
-        d.set_item("parallel_games", self.selfplay.parallel_games)?;
-        d.set_item("max_plies", self.selfplay.max_plies)?;
-        d.set_item("opening_plies", self.selfplay.opening_plies)?;
+        let d = to_py(py, &self.search)?.cast_into::<PyDict>()?;
+        d.update(to_py(py, &self.selfplay)?.cast::<pyo3::types::PyMapping>()?)?;
         d.set_item("value_target_search", self.value_target_search)?;
         Ok(d)
     }
@@ -315,11 +274,26 @@ impl SelfPlay {
     }
 }
 
+/// A run config from a path (TOML) or from a dict of its tables, checked
+/// as `rafle train` checks it.
+pub fn config_of(config: &Bound<'_, PyAny>) -> PyResult<Config> {
+    if let Ok(d) = config.cast::<PyDict>() {
+        let cfg: Config = from_object(object(d)?)?;
+        cfg.validate().map_err(|e| value_error(format!("{e:#}")))?;
+        return Ok(cfg);
+    }
+    let path: std::path::PathBuf = config
+        .extract()
+        .map_err(|_| value_error("config is a path or a dict of the config's tables"))?;
+    Config::load(&path).map_err(|e| value_error(format!("{e:#}")))
+}
+
 /// A `rafle train` config file, checked as `rafle train` checks it, as a
 /// dict of its tables (what `python -m rafle.distributed` reads).
 #[pyfunction]
-pub fn load_config(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Bound<'_, PyAny>> {
-    let cfg = Config::load(&path).map_err(|e| value_error(format!("{e:#}")))?;
-    let json = serde_json::to_string(&cfg).map_err(value_error)?;
-    py.import("json")?.call_method1("loads", (json,))
+pub fn load_config<'py>(
+    py: Python<'py>,
+    config: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &config_of(config)?)
 }

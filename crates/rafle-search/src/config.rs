@@ -15,8 +15,7 @@ use anyhow::{bail, Context, Result};
 use rafle_core::Variant;
 use serde::{Deserialize, Serialize};
 
-pub use crate::network::Algorithm;
-use crate::network::SearchParams;
+pub use crate::network::{Algorithm, SearchParams};
 
 /// A whole training run.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -24,7 +23,10 @@ use crate::network::SearchParams;
 pub struct Config {
     pub run: RunConfig,
     pub net: NetConfig,
-    pub search: SearchConfig,
+    /// The tree search of self-play and of the model player in the arena
+    /// (every field optional: see [`SearchParams`]).
+    #[serde(default)]
+    pub search: SearchParams,
     pub selfplay: SelfPlayConfig,
     pub train: TrainConfig,
     pub eval: EvalConfig,
@@ -134,49 +136,6 @@ pub struct NetConfig {
     pub policy_channels: usize,
     /// Hidden units of the value head.
     pub value_hidden: usize,
-}
-
-/// Tree search used by self-play (and by the model player in the arena).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct SearchConfig {
-    /// `gumbel` (Gumbel AlphaZero, Danihelka et al. 2022) or `puct`.
-    pub algorithm: Algorithm,
-    /// Simulations of a full search (its result becomes a policy target).
-    pub simulations: usize,
-    /// Simulations of a fast search (playout cap randomisation); equal to
-    /// `simulations` to switch the cap off.
-    pub fast_simulations: usize,
-    /// Probability that a move gets the full search (KataGo's p).
-    pub full_search_prob: f64,
-    /// Gumbel: actions sampled at the root (top-m) for Sequential Halving.
-    pub gumbel_m: usize,
-    /// Gumbel: c_visit of sigma(q) = (c_visit + max N) * c_scale * q.
-    pub c_visit: f64,
-    /// Gumbel: c_scale of sigma(q).
-    pub c_scale: f64,
-    /// PUCT: exploration constant.
-    pub c_puct: f64,
-    /// PUCT: Dirichlet alpha of the root noise in self-play.
-    pub dirichlet_alpha: f64,
-    /// PUCT: weight of the root noise.
-    pub dirichlet_frac: f64,
-    /// Self-play explores for the first this many plies of a game, then plays
-    /// its best move: Gumbel drops the root noise, PUCT stops sampling by
-    /// visits (its Dirichlet noise stays).
-    pub temperature_plies: u32,
-    /// Leaves one search may ask the evaluator for per lockstep round. 1:
-    /// a search waits for each leaf, so a batch holds one leaf per game.
-    /// More: the search descends again with a virtual loss on the waiting
-    /// lines, so few games still fill a large batch (for example a
-    /// 16-game evaluation on a GPU); those extra leaves are chosen with less
-    /// information, so keep 1 when there are many games.
-    #[serde(default = "one")]
-    pub leaves_per_round: usize,
-}
-
-fn one() -> usize {
-    1
 }
 
 /// Batched self-play.
@@ -387,7 +346,9 @@ impl Config {
         )?;
         check(self.net.policy_channels >= 1, "net.policy_channels", ">= 1")?;
         check(self.net.value_hidden >= 1, "net.value_hidden", ">= 1")?;
-        self.search.validate()?;
+        self.search
+            .validate("search.")
+            .map_err(anyhow::Error::msg)?;
         self.selfplay.validate()?;
         self.distributed.validate()?;
         let t = &self.train;
@@ -439,28 +400,6 @@ impl Config {
     }
 }
 
-impl Default for SearchConfig {
-    /// A plain search (no playout cap) with the Gumbel paper's constants
-    /// (m = 16, c_visit = 50, c_scale = 0.1) and AlphaZero's PUCT ones: what
-    /// Python's `SelfPlay` and `NetworkAgent` start from.
-    fn default() -> Self {
-        SearchConfig {
-            algorithm: Algorithm::Gumbel,
-            simulations: 32,
-            fast_simulations: 32,
-            full_search_prob: 1.0,
-            gumbel_m: 16,
-            c_visit: 50.0,
-            c_scale: 0.1,
-            c_puct: 1.5,
-            dirichlet_alpha: 0.3,
-            dirichlet_frac: 0.25,
-            temperature_plies: 12,
-            leaves_per_round: 1,
-        }
-    }
-}
-
 impl Default for SelfPlayConfig {
     fn default() -> Self {
         SelfPlayConfig {
@@ -469,27 +408,6 @@ impl Default for SelfPlayConfig {
             max_plies: 150,
             opening_plies: 0,
         }
-    }
-}
-
-impl SearchConfig {
-    /// Checks every value; the error names the field.
-    pub fn validate(&self) -> Result<()> {
-        let s = self;
-        check(s.simulations >= 1, "search.simulations", ">= 1")?;
-        check(
-            s.fast_simulations >= 1 && s.fast_simulations <= s.simulations,
-            "search.fast_simulations",
-            "in 1..=search.simulations",
-        )?;
-        check(
-            (0.0..=1.0).contains(&s.full_search_prob) && s.full_search_prob > 0.0,
-            "search.full_search_prob",
-            "in (0, 1]",
-        )?;
-        SearchParams::from_config(s)
-            .check("search.")
-            .map_err(|e| anyhow::anyhow!(e))
     }
 }
 

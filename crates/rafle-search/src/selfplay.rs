@@ -27,7 +27,7 @@ use rafle_core::rng::Rng;
 use rafle_core::{Color, Variant};
 use rafle_env::{Env, EnvConfig, EnvError};
 
-use crate::config::{SearchConfig, SelfPlayConfig};
+use crate::config::SelfPlayConfig;
 use crate::network::{
     Client, EvalError, Evaluator, LeafSlots, Lockstep, Pick, Request, Search, SearchParams,
 };
@@ -258,18 +258,18 @@ pub struct SelfPlay {
 impl SelfPlay {
     /// `selfplay.parallel_games` games of `variant` searching as `search` says.
     pub fn new(
-        search: &SearchConfig,
+        search: &SearchParams,
         selfplay: &SelfPlayConfig,
         variant: Variant,
         seed: u64,
     ) -> Result<SelfPlay, EnvError> {
         let budgets = Budgets {
             full: search.simulations,
-            fast: search.fast_simulations,
+            fast: search.fast(),
             full_prob: search.full_search_prob,
             temperature_plies: search.temperature_plies,
             opening_plies: selfplay.opening_plies,
-            params: SearchParams::from_config(search),
+            params: search.clone(),
         };
         let env_cfg = EnvConfig {
             max_plies: Some(selfplay.max_plies),

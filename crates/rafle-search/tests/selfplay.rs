@@ -1,15 +1,15 @@
 //! Batched self-play with a deterministic stand-in evaluator (no tch).
 
 use rafle_core::Variant;
-use rafle_search::config::{Algorithm, SearchConfig, SelfPlayConfig};
+use rafle_search::config::{Algorithm, SearchParams, SelfPlayConfig};
 use rafle_search::network::{EvalError, Leaves};
 use rafle_search::selfplay::SelfPlay;
 
-fn search(leaves_per_round: usize) -> SearchConfig {
-    SearchConfig {
+fn search(leaves_per_round: usize) -> SearchParams {
+    SearchParams {
         algorithm: Algorithm::Gumbel,
         simulations: 8,
-        fast_simulations: 2,
+        fast_simulations: Some(2),
         full_search_prob: 0.5,
         gumbel_m: 4,
         c_visit: 50.0,
@@ -109,8 +109,8 @@ fn random_openings_vary_the_games() {
     // Without noise or openings every game of a deterministic evaluator is
     // the same game; random openings make them differ.
     let v = Variant::Thai;
-    let quiet = SearchConfig {
-        fast_simulations: 8,
+    let quiet = SearchParams {
+        fast_simulations: None,
         temperature_plies: 0,
         ..search(1)
     };

@@ -79,7 +79,7 @@ fn load_side(spec: &str, path: &Path, sims: Option<usize>, variant: Variant) -> 
         );
     }
     let sims = sims.unwrap_or(meta.config.eval.simulations);
-    let params = SearchParams::from_config(&meta.config.search);
+    let params = meta.config.search.clone();
     network_side(&net, params, sims, spec.to_string())
 }
 

@@ -24,7 +24,6 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
 use rafle_search::config::Config;
-use rafle_search::network::SearchParams;
 use rafle_search::selfplay::SelfPlay;
 use rafle_search::{elo, play_match, ArenaConfig, Side};
 use tch::{Kind, Tensor};
@@ -422,7 +421,7 @@ impl Trainer {
     /// Plays `games` arena games against each configured opponent (the
     /// lockstep arena: all games' leaves in one forward pass per round).
     pub fn evaluate(&self, games: usize, mp: &MultiProgress) -> Result<Vec<EvalRow>> {
-        let params = SearchParams::from_config(&self.cfg.search);
+        let params = self.cfg.search.clone();
         let sims = self.cfg.eval.simulations;
         let name = format!("model@{}", self.iteration);
         let model = network_side(&self.net, params, sims, name)?;

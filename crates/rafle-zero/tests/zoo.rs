@@ -3,7 +3,6 @@
 //! of the same shape does not, so an untrained file cannot pass for a model.
 
 use rafle_core::Variant;
-use rafle_search::network::SearchParams;
 use rafle_search::{parse_player, play_match, ArenaConfig, Side};
 use rafle_zero::checkpoint::{load_net, meta_path, read_meta};
 use rafle_zero::model::{checkpoint_path, model_side, network_side, shipped_models, zoo_dir};
@@ -42,7 +41,7 @@ fn every_shipped_model_beats_random_with_its_policy() {
         assert!(score >= 0.9, "{spec}: {:.0}% against random", 100.0 * score);
 
         let fresh = Net::new(meta.shape.clone(), Device::Cpu, 1);
-        let params = SearchParams::from_config(&meta.config.search);
+        let params = meta.config.search.clone();
         let fresh = network_side(&fresh, params, 0, "fresh".into()).unwrap();
         let fresh_score = score_vs_random(v, &fresh);
         assert!(

@@ -5,6 +5,7 @@
 //! rafle-py, a fixed function in the tests).
 //!
 //! ```text
+//! SearchParams (params.rs) the settings: the [search] table, Python's keywords
 //! Search (search.rs)      one tree; advance() writes leaves, receive() takes answers
 //!   EvalCache (cache.rs)  answers kept from a game's last search for its next one
 //!   Tree (tree.rs)        nodes over step actions; sign flips only where the player changes
@@ -29,6 +30,7 @@ pub mod evaluator;
 pub mod gumbel;
 pub mod lockstep;
 pub mod mover;
+pub mod params;
 pub mod player;
 pub mod puct;
 pub mod search;
@@ -38,8 +40,9 @@ pub use cache::EvalCache;
 pub use evaluator::{shared, EvalError, Evaluator, Leaves, SharedEvaluator};
 pub use lockstep::{run_searches, Client, EvalStats, Lockstep, Request};
 pub use mover::{MoveMaker, Step};
+pub use params::{Algorithm, SearchParams};
 pub use player::{env_of, NetworkPlayer};
-pub use search::{Algorithm, Pick, RootEdge, Search, SearchOutcome, SearchParams};
+pub use search::{Pick, RootEdge, Search, SearchOutcome};
 
 use rafle_env::Env;
 

@@ -20,123 +20,10 @@
 
 use rafle_core::rng::Rng;
 use rafle_env::Env;
-use serde::{Deserialize, Serialize};
 
 use super::cache::EvalCache;
 use super::tree::Tree;
-use super::{gumbel, puct, LeafSlots};
-use crate::config::SearchConfig;
-
-/// The tree search algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Algorithm {
-    /// Gumbel AlphaZero (Danihelka et al., ICLR 2022).
-    Gumbel,
-    /// AlphaZero's PUCT.
-    Puct,
-}
-
-impl Algorithm {
-    /// Every algorithm, as named in configs and in Python.
-    pub const ALL: [Algorithm; 2] = [Algorithm::Gumbel, Algorithm::Puct];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Gumbel => "gumbel",
-            Algorithm::Puct => "puct",
-        }
-    }
-}
-
-impl std::str::FromStr for Algorithm {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Algorithm, String> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| format!("unknown search algorithm {s:?} (gumbel or puct)"))
-    }
-}
-
-/// Search settings (from [`SearchConfig`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchParams {
-    pub algorithm: Algorithm,
-    pub gumbel_m: usize,
-    pub c_visit: f32,
-    pub c_scale: f32,
-    pub c_puct: f32,
-    pub dirichlet_alpha: f64,
-    pub dirichlet_frac: f64,
-    /// Leaves a search may hold per lockstep round (see the module docs).
-    pub leaves_per_round: usize,
-}
-
-impl SearchParams {
-    pub fn from_config(c: &SearchConfig) -> SearchParams {
-        SearchParams {
-            algorithm: c.algorithm,
-            gumbel_m: c.gumbel_m,
-            c_visit: c.c_visit as f32,
-            c_scale: c.c_scale as f32,
-            c_puct: c.c_puct as f32,
-            dirichlet_alpha: c.dirichlet_alpha,
-            dirichlet_frac: c.dirichlet_frac,
-            leaves_per_round: c.leaves_per_round,
-        }
-    }
-
-    /// The `[search]` table holding these settings (the inverse of
-    /// [`SearchParams::from_config`]); the other fields are `base`'s.
-    pub fn to_config(&self, base: SearchConfig) -> SearchConfig {
-        SearchConfig {
-            algorithm: self.algorithm,
-            gumbel_m: self.gumbel_m,
-            c_visit: self.c_visit as f64,
-            c_scale: self.c_scale as f64,
-            c_puct: self.c_puct as f64,
-            dirichlet_alpha: self.dirichlet_alpha,
-            dirichlet_frac: self.dirichlet_frac,
-            leaves_per_round: self.leaves_per_round,
-            ..base
-        }
-    }
-
-    /// Checks every value; the error names the field (after `prefix`,
-    /// e.g. `search.` in a config file) and what it must be.
-    pub fn check(&self, prefix: &str) -> Result<(), String> {
-        let checks = [
-            (self.gumbel_m >= 1, "gumbel_m", ">= 1"),
-            (self.c_visit >= 0.0, "c_visit", ">= 0"),
-            (self.c_scale > 0.0, "c_scale", "> 0"),
-            (self.c_puct > 0.0, "c_puct", "> 0"),
-            (self.dirichlet_alpha > 0.0, "dirichlet_alpha", "> 0"),
-            (
-                (0.0..=1.0).contains(&self.dirichlet_frac),
-                "dirichlet_frac",
-                "in [0, 1]",
-            ),
-            (
-                (1..=256).contains(&self.leaves_per_round),
-                "leaves_per_round",
-                "in 1..=256",
-            ),
-        ];
-        match checks.into_iter().find(|c| !c.0) {
-            Some((_, field, want)) => Err(format!("{prefix}{field} must be {want}")),
-            None => Ok(()),
-        }
-    }
-}
-
-impl Default for SearchParams {
-    /// The settings of [`SearchConfig::default`].
-    fn default() -> Self {
-        SearchParams::from_config(&SearchConfig::default())
-    }
-}
+use super::{gumbel, puct, Algorithm, LeafSlots, SearchParams};
 
 /// How the move is picked from a finished search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,7 +249,12 @@ impl Search {
         let actions: Vec<u16> = t.edge_range(0).map(|e| t.edges[e].action).collect();
         let (policy, choice, value) = match self.params.algorithm {
             Algorithm::Gumbel => {
-                let pi = gumbel::improved_policy(t, 0, self.params.c_visit, self.params.c_scale);
+                let pi = gumbel::improved_policy(
+                    t,
+                    0,
+                    self.params.c_visit as f32,
+                    self.params.c_scale as f32,
+                );
                 // Sequential Halving spreads visits over weak candidates too,
                 // so the visit average undervalues the root; the improved
                 // policy's expectation of the completed Q does not.
@@ -370,8 +262,8 @@ impl Search {
                 let i = gumbel::root_final(
                     t,
                     &self.root_noise,
-                    self.params.c_visit,
-                    self.params.c_scale,
+                    self.params.c_visit as f32,
+                    self.params.c_scale as f32,
                 );
                 (pi, i, value)
             }
@@ -488,16 +380,16 @@ impl Search {
                     &self.tree,
                     &self.root_noise,
                     self.schedule[sim],
-                    p.c_visit,
-                    p.c_scale,
+                    p.c_visit as f32,
+                    p.c_scale as f32,
                 ),
                 (Algorithm::Gumbel, _) => {
-                    gumbel::interior_select(&self.tree, node, p.c_visit, p.c_scale)
+                    gumbel::interior_select(&self.tree, node, p.c_visit as f32, p.c_scale as f32)
                 }
                 (Algorithm::Puct, 0) => {
-                    puct::select(&self.tree, 0, p.c_puct, Some(&self.root_noise))
+                    puct::select(&self.tree, 0, p.c_puct as f32, Some(&self.root_noise))
                 }
-                (Algorithm::Puct, _) => puct::select(&self.tree, node, p.c_puct, None),
+                (Algorithm::Puct, _) => puct::select(&self.tree, node, p.c_puct as f32, None),
             };
             let e = self.tree.nodes[node as usize].first_edge as usize + i;
             node = self.tree.child(node, e);

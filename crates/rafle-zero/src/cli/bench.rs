@@ -194,7 +194,7 @@ fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> an
         path.display(),
         cfg.selfplay.parallel_games,
         cfg.search.simulations,
-        cfg.search.fast_simulations,
+        cfg.search.fast(),
         cfg.search.leaves_per_round,
         cfg.net.blocks,
         cfg.net.channels,

@@ -11,7 +11,7 @@ use clap::Args;
 use rafle_core::rng::Rng;
 use rafle_env::{Env, EnvConfig};
 use rafle_search::config::InferenceDtype;
-use rafle_search::network::{run_searches, Algorithm, Pick, Search, SearchParams};
+use rafle_search::network::{run_searches, Algorithm, Pick, Search};
 
 #[derive(Args, Debug)]
 pub struct SearchArgs {
@@ -50,7 +50,7 @@ pub fn run(a: SearchArgs) -> anyhow::Result<()> {
     if env.legal_action_ids().is_empty() {
         bail!("the game is over at this position: nothing to search");
     }
-    let mut params = SearchParams::from_config(&meta.config.search);
+    let mut params = meta.config.search.clone();
     if let Some(alg) = &a.algorithm {
         params.algorithm = alg.parse::<Algorithm>().map_err(anyhow::Error::msg)?;
     }
