@@ -22,7 +22,7 @@ Self-play scales with the actors (one machine's cores, or a cluster's); the
 learner is one process, so the training steps do not. The ``[distributed]``
 table of the config (workers, games_per_worker, cpus_per_worker,
 gpus_per_worker, broadcast_every) is checked with the rest of the config
-(crates/rafle-search/src/config.rs); ``rafle train`` ignores it.
+(crates/rafle-train/src/config.rs); ``rafle train`` ignores it.
 
 The run folder holds the files of a ``rafle train`` run: ``latest.safetensors``
 and ``latest.json`` (read by ``rafle eval --model`` and

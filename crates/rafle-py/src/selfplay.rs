@@ -9,14 +9,14 @@ use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rafle_core::Variant;
-use rafle_search::config::{Config, SelfPlayConfig};
 use rafle_search::network::SearchParams;
-use rafle_search::sample::Sample;
-use rafle_search::selfplay::{SelfPlay as Games, SelfPlayStats};
+use rafle_train::config::{Config, SelfPlayConfig};
+use rafle_train::sample::Sample;
+use rafle_train::selfplay::{SelfPlay as Games, SelfPlayStats};
 
 /// Games of self-play in lockstep, searching with a Python network.
 /// The keyword arguments are the `[search]` and `[selfplay]` fields of a
-/// config file (documented in `crates/rafle-search/src/config.rs`);
+/// config file (documented in `crates/rafle-train/src/config.rs`);
 /// `opening_plies = k` opens each game with up to k random moves.
 #[pyclass(module = "rafle", name = "SelfPlay")]
 #[derive(Debug)]

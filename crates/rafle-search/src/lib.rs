@@ -1,9 +1,9 @@
 //! rafle-search: every way of choosing a move. Players that need no network,
 //! the network search driven by any leaf evaluator ([`network`]: Gumbel and
 //! PUCT, the lockstep driver that batches the leaves of many games, a
-//! network player), batched [`selfplay`] and the [`arena`] that pits any two
-//! sides against each other. No tch, no Python: the evaluator is whatever
-//! the caller brings (rafle-zero's tch network, a Python callable).
+//! network player) and the [`arena`] that pits any two sides against each
+//! other. No tch, no Python: the evaluator is whatever the caller brings
+//! (rafle-zero's tch network, a Python callable).
 //!
 //! Every player implements [`Player`]; the arena builds a fresh one per game
 //! through a [`PlayerFactory`], so parallel games never share state. Players
@@ -20,14 +20,12 @@
 //!
 //! Modules: the players ([`random`], [`greedy`], [`alphabeta`] with its
 //! [`eval`] and [`tt`], [`uct`]), [`spec`] (spec strings), [`network`]
-//! (search over an evaluator), [`selfplay`] and its [`sample`]s, [`arena`]
-//! (matches and round robins), [`elo`] (Elo, intervals, SPRT, ratings),
-//! [`pdn`] (game records), [`report`] (the tables `rafle eval` prints) and
-//! [`config`] (the run configuration both trainers read).
+//! (search over an evaluator, its settings), [`arena`] (matches and round
+//! robins), [`elo`] (Elo, intervals, SPRT, ratings), [`pdn`] (game records)
+//! and [`report`] (the tables `rafle eval` prints).
 
 pub mod alphabeta;
 pub mod arena;
-pub mod config;
 pub mod elo;
 pub mod eval;
 pub mod greedy;
@@ -35,8 +33,6 @@ pub mod network;
 pub mod pdn;
 pub mod random;
 pub mod report;
-pub mod sample;
-pub mod selfplay;
 pub mod spec;
 pub mod tt;
 pub mod uct;

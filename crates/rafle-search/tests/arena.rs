@@ -1,8 +1,6 @@
 //! Arena: PDN round trips, determinism, SPRT stops, round robins, and the
 //! lockstep arena of network sides against the per-game one.
 
-mod common;
-
 use rafle_core::{Game, Move, Variant};
 use rafle_search::arena::{round_robin, ArenaConfig, MatchResult, Side, Termination};
 use rafle_search::elo::{Sprt, SprtDecision};
@@ -236,7 +234,7 @@ fn opening_lists_are_played_in_turn() {
     }
 }
 
-/// The stand-in network of `common::hashed_answers`, counting its calls and leaves.
+/// The stand-in network of `network::stand_in::hashed_answers`, counting its calls and leaves.
 #[derive(Clone, Default)]
 struct Hashed {
     calls: Arc<AtomicUsize>,
@@ -252,7 +250,7 @@ impl Evaluator for Hashed {
     ) -> Result<(), EvalError> {
         self.calls.fetch_add(1, Ordering::Relaxed);
         self.leaves.fetch_add(l.n, Ordering::Relaxed);
-        common::hashed_answers(0, l, logits, values)
+        rafle_search::network::stand_in::hashed_answers(0, l, logits, values)
     }
 }
 

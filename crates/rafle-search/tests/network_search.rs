@@ -9,8 +9,6 @@ use rafle_search::network::{
     SearchOutcome, SearchParams,
 };
 
-mod common;
-
 const V: Variant = Variant::Thai;
 
 fn env(fen: &str) -> Env {
@@ -42,10 +40,10 @@ fn constant(v: f32) -> impl Evaluator {
     }
 }
 
-/// Like an untrained network (see `common::hashed_answers`).
+/// Like an untrained network (see `network::stand_in::hashed_answers`).
 fn hashed(seed: u64) -> impl Evaluator {
     move |l: &Leaves, logits: &mut [f32], values: &mut [f32]| {
-        common::hashed_answers(seed, l, logits, values)
+        rafle_search::network::stand_in::hashed_answers(seed, l, logits, values)
     }
 }
 

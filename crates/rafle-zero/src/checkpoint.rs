@@ -31,8 +31,8 @@ use crate::optim::Optimizer;
 use crate::replay::Batch;
 use crate::replay::Replay;
 use crate::train::batch_losses;
-use rafle_search::config::Config;
-use rafle_search::config::InferenceDtype;
+use rafle_train::config::Config;
+use rafle_train::config::InferenceDtype;
 
 pub const WEIGHTS: &str = "latest.safetensors";
 pub const META: &str = "latest.json";

@@ -4,7 +4,7 @@
 //! rafle-search's batched self-play with this network, then training steps),
 //! checkpoints ([`checkpoint`]), metrics and plots ([`metrics`], [`plot`])
 //! and a checkpoint as an arena side ([`model`]). One run is described by a
-//! `rafle_search::config::Config`. The binary is the `rafle` command line.
+//! `rafle_train::config::Config`. The binary is the `rafle` command line.
 
 pub mod checkpoint;
 pub mod metrics;

@@ -21,9 +21,9 @@ use serde::{Deserialize, Serialize};
 use tch::nn;
 use tch::{Device, Kind, Tensor};
 
-use rafle_search::config::{Device as DeviceChoice, InferenceDtype, NetConfig};
 use rafle_search::network::evaluator::{cpu_has_fast_bf16, BF16_BATCH, SMALL_BATCH};
 use rafle_search::network::{EvalError, Evaluator, Leaves};
+use rafle_train::config::{Device as DeviceChoice, InferenceDtype, NetConfig};
 
 /// 1x1 channels of the value head.
 pub const VALUE_CHANNELS: i64 = 2;

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use tch::{nn::VarStore, Tensor};
 
-use rafle_search::config::{LrSchedule, OptimizerKind, TrainConfig};
+use rafle_train::config::{LrSchedule, OptimizerKind, TrainConfig};
 
 const BETA1: f64 = 0.9;
 const BETA2: f64 = 0.999;

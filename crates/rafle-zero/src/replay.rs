@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use rafle_core::rng::Rng;
-use rafle_search::sample::{value_of_wdl, Sample};
+use rafle_train::sample::{value_of_wdl, Sample};
 use tch::{Device, Kind, Tensor};
 
 /// The tensors of one training batch, on the training device.

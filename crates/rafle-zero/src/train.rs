@@ -23,9 +23,9 @@ use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
-use rafle_search::config::Config;
-use rafle_search::selfplay::SelfPlay;
 use rafle_search::{elo, play_match, ArenaConfig, Side};
+use rafle_train::config::Config;
+use rafle_train::selfplay::SelfPlay;
 use tch::{Kind, Tensor};
 
 use crate::checkpoint::{self, Metadata};

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use rafle_core::rng::Rng;
-use rafle_search::config::{Config, InferenceDtype};
+use rafle_train::config::{Config, InferenceDtype};
 use rafle_zero::checkpoint::{self, load_net, probe_positions};
 use rafle_zero::metrics;
 use rafle_zero::optim::Optimizer;

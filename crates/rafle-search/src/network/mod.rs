@@ -34,6 +34,7 @@ pub mod params;
 pub mod player;
 pub mod puct;
 pub mod search;
+pub mod stand_in;
 pub mod tree;
 
 pub use cache::EvalCache;

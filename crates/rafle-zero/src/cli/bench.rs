@@ -129,7 +129,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
 
 /// `rafle bench infer`: one line per number type and thread count.
 fn infer_bench(path: &std::path::Path, batches: &str) -> anyhow::Result<()> {
-    use rafle_search::config::{Config, InferenceDtype};
+    use rafle_train::config::{Config, InferenceDtype};
     use rafle_zero::net::{self, Net, NetShape};
     let batches: Vec<usize> = batches
         .split(',')
@@ -175,8 +175,8 @@ fn infer_bench(path: &std::path::Path, batches: &str) -> anyhow::Result<()> {
 
 /// `rafle bench selfplay`: one line per measurement.
 fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> anyhow::Result<()> {
-    use rafle_search::config::{Config, InferenceDtype};
-    use rafle_search::selfplay::SelfPlay;
+    use rafle_train::config::{Config, InferenceDtype};
+    use rafle_train::selfplay::SelfPlay;
     use rafle_zero::net::{self, Inference, Net, NetShape};
     if positions == 0 || rounds == 0 {
         anyhow::bail!("--positions and --rounds must be positive");

@@ -10,8 +10,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 use rafle_core::rng::Rng;
 use rafle_env::{Env, EnvConfig};
-use rafle_search::config::InferenceDtype;
 use rafle_search::network::{run_searches, Algorithm, Pick, Search};
+use rafle_train::config::InferenceDtype;
 
 #[derive(Args, Debug)]
 pub struct SearchArgs {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use clap::Args;
-use rafle_search::config::Config;
+use rafle_train::config::Config;
 use rafle_zero::train::{eval_table, Trainer};
 
 #[derive(Args, Debug)]

@@ -4,10 +4,10 @@
 //! listing the choices, and [`Config::validate`] names the field of any
 //! out-of-range value.
 //!
-//! It lives in rafle-search because both trainers read it: `rafle train`
-//! (rafle-zero, tch) and the Python ones (`rafle.SelfPlay` takes the
-//! `[search]` and `[selfplay]` knobs, `python -m rafle.distributed` the whole
-//! file, through the bindings, which do not link tch).
+//! Both trainers read it: `rafle train` (rafle-zero, tch) and the Python
+//! ones (`rafle.SelfPlay` takes the `[search]` and `[selfplay]` tables,
+//! `python -m rafle.distributed` the whole file, through the bindings, which
+//! do not link tch).
 
 use std::path::Path;
 
@@ -15,7 +15,7 @@ use anyhow::{bail, Context, Result};
 use rafle_core::Variant;
 use serde::{Deserialize, Serialize};
 
-pub use crate::network::{Algorithm, SearchParams};
+pub use rafle_search::network::{Algorithm, SearchParams};
 
 /// A whole training run.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -394,7 +394,8 @@ impl Config {
         )?;
         let v = self.variant();
         for spec in &e.opponents {
-            crate::parse_player(spec, v).map_err(|err| anyhow::anyhow!("eval.opponents: {err}"))?;
+            rafle_search::parse_player(spec, v)
+                .map_err(|err| anyhow::anyhow!("eval.opponents: {err}"))?;
         }
         Ok(())
     }

@@ -14,7 +14,7 @@
 //! A game's positions get their result when it ends; games in flight carry
 //! over from one [`SelfPlay::run`] to the next.
 //!
-//! Each game hands an [`EvalCache`](crate::network::EvalCache) from one
+//! Each game hands an [`EvalCache`](rafle_search::network::EvalCache) from one
 //! search to the next: the next root lies in the subtree this search
 //! expanded, so part of its leaves are answered without the evaluator. The
 //! cache is emptied at the start of every run, since the evaluator's weights
@@ -28,10 +28,10 @@ use rafle_core::{Color, Variant};
 use rafle_env::{Env, EnvConfig, EnvError};
 
 use crate::config::SelfPlayConfig;
-use crate::network::{
+use crate::sample::Sample;
+use rafle_search::network::{
     Client, EvalError, Evaluator, LeafSlots, Lockstep, Pick, Request, Search, SearchParams,
 };
-use crate::sample::Sample;
 
 /// Counters of one [`SelfPlay::run`] call.
 #[derive(Clone, Debug, Default)]

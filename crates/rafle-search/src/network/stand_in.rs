@@ -1,9 +1,9 @@
-//! A deterministic stand-in for a network, shared by the search, arena and
-//! self-play tests: logits and value are a fixed pseudo-random function of
-//! the observation (values in [-0.3, 0.3]), like an untrained network.
+//! A deterministic stand-in for a network: logits and value are a fixed
+//! pseudo-random function of the observation (values in [-0.3, 0.3]), like
+//! an untrained network. For tests and for measuring the search without one.
 
+use super::{EvalError, Leaves};
 use rafle_core::rng::Rng;
-use rafle_search::network::{EvalError, Leaves};
 
 /// Fills `logits` and `values` for `leaves` from a hash of each observation.
 pub fn hashed_answers(

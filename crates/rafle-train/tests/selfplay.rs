@@ -1,9 +1,9 @@
 //! Batched self-play with a deterministic stand-in evaluator (no tch).
 
 use rafle_core::Variant;
-use rafle_search::config::{Algorithm, SearchParams, SelfPlayConfig};
 use rafle_search::network::{EvalError, Leaves};
-use rafle_search::selfplay::SelfPlay;
+use rafle_train::config::{Algorithm, SearchParams, SelfPlayConfig};
+use rafle_train::selfplay::SelfPlay;
 
 fn search(leaves_per_round: usize) -> SearchParams {
     SearchParams {
@@ -31,11 +31,9 @@ fn selfplay(games: usize) -> SelfPlayConfig {
     }
 }
 
-mod common;
-
-/// Like an untrained network (see `common::hashed_answers`).
+/// Like an untrained network (see `network::stand_in::hashed_answers`).
 fn hashed(l: &Leaves, logits: &mut [f32], values: &mut [f32]) -> Result<(), EvalError> {
-    common::hashed_answers(7, l, logits, values)
+    rafle_search::network::stand_in::hashed_answers(7, l, logits, values)
 }
 
 #[test]
