@@ -11,10 +11,11 @@ use crate::interrupt::interruptible;
 use crate::settings::{search_params, to_py};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rafle_arena::{NetworkSide, Side};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
 use rafle_search::network::{self, NetworkPlayer, SearchParams};
-use rafle_search::{parse_player, NetworkSide, Side};
+use rafle_search::parse_player;
 use std::sync::Mutex;
 
 /// A player of a CLI spec that needs no network: "random", "greedy",

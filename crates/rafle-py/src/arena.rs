@@ -10,10 +10,10 @@ use crate::interrupt::interruptible;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rafle_search::arena::{parse_openings, Effort};
-use rafle_search::elo::{Sprt, SprtDecision};
+use rafle_arena::elo::{Sprt, SprtDecision};
+use rafle_arena::play::{parse_openings, Effort};
+use rafle_arena::{pdn, report, ArenaConfig};
 use rafle_search::network::EvalStats;
-use rafle_search::{pdn, report, ArenaConfig};
 use std::path::PathBuf;
 
 /// The outcome of a match, from the first player's side.
@@ -165,7 +165,7 @@ pub fn evaluate(
     };
     let result = interruptible(py, |stop| {
         cfg.stop = Some(stop.clone());
-        rafle_search::play_match(v, &side_a, &side_b, &cfg)
+        rafle_arena::play_match(v, &side_a, &side_b, &cfg)
     })?;
     let m = result.map_err(|e| raise(&slots.iter().collect::<Vec<_>>(), e))?;
     let text = pdn::write_games(&m.games, "rafle.evaluate");

@@ -1,9 +1,9 @@
 //! rafle-search: every way of choosing a move. Players that need no network,
 //! the network search driven by any leaf evaluator ([`network`]: Gumbel and
 //! PUCT, the lockstep driver that batches the leaves of many games, a
-//! network player) and the [`arena`] that pits any two sides against each
-//! other. No tch, no Python: the evaluator is whatever the caller brings
-//! (rafle-zero's tch network, a Python callable).
+//! network player). No tch, no Python: the evaluator is whatever the caller
+//! brings (rafle-zero's tch network, a Python callable). The arena that pits
+//! players against each other is rafle-arena.
 //!
 //! Every player implements [`Player`]; the arena builds a fresh one per game
 //! through a [`PlayerFactory`], so parallel games never share state. Players
@@ -20,27 +20,17 @@
 //!
 //! Modules: the players ([`random`], [`greedy`], [`alphabeta`] with its
 //! [`eval`] and [`tt`], [`uct`]), [`spec`] (spec strings), [`network`]
-//! (search over an evaluator, its settings), [`arena`] (matches and round
-//! robins), [`elo`] (Elo, intervals, SPRT, ratings), [`pdn`] (game records)
-//! and [`report`] (the tables `rafle eval` prints).
+//! (search over an evaluator, its settings).
 
 pub mod alphabeta;
-pub mod arena;
-pub mod elo;
 pub mod eval;
 pub mod greedy;
 pub mod network;
-pub mod pdn;
 pub mod random;
-pub mod report;
 pub mod spec;
 pub mod tt;
 pub mod uct;
 
-pub use arena::{
-    play_match, round_robin, ArenaConfig, GameRecord, MatchResult, NetworkSide, RoundRobin, Side,
-    Termination,
-};
 pub use spec::{parse_player, SpecError};
 
 use rafle_core::{Game, Move};

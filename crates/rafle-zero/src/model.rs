@@ -10,10 +10,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use rafle_arena::{NetworkSide, Side};
 use rafle_core::Variant;
 use rafle_search::network::{self, SearchParams};
 use rafle_search::spec::Checkpoint;
-use rafle_search::{NetworkSide, Side};
 use rafle_train::config::InferenceDtype;
 
 use crate::checkpoint;

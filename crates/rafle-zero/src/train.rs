@@ -21,9 +21,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rafle_arena::{elo, play_match, ArenaConfig, Side};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
-use rafle_search::{elo, play_match, ArenaConfig, Side};
 use rafle_train::config::Config;
 use rafle_train::selfplay::SelfPlay;
 use tch::{Kind, Tensor};

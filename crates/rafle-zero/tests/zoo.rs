@@ -2,8 +2,9 @@
 //! their policy alone (0 simulations) beats `random`, which a fresh network
 //! of the same shape does not, so an untrained file cannot pass for a model.
 
+use rafle_arena::{play_match, ArenaConfig, Side};
 use rafle_core::Variant;
-use rafle_search::{parse_player, play_match, ArenaConfig, Side};
+use rafle_search::parse_player;
 use rafle_zero::checkpoint::{load_net, meta_path, read_meta};
 use rafle_zero::model::{checkpoint_path, model_side, network_side, shipped_models, zoo_dir};
 use rafle_zero::net::Net;

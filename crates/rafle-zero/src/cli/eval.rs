@@ -15,9 +15,10 @@
 
 use anyhow::{bail, Context};
 use clap::Args;
+use rafle_arena::elo::Sprt;
+use rafle_arena::{pdn, report, ArenaConfig, Side};
 use rafle_core::Variant;
-use rafle_search::elo::Sprt;
-use rafle_search::{parse_player, pdn, report, ArenaConfig, Side};
+use rafle_search::parse_player;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -153,7 +154,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .with_context(|| format!("cannot read {}", path.display()))?;
-                rafle_search::arena::parse_openings(variant, &text)
+                rafle_arena::play::parse_openings(variant, &text)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
             }
             None => Vec::new(),
@@ -169,7 +170,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             .iter()
             .map(|s| Ok((s.clone(), resolve_player(s, variant, a.leaves_per_round)?)))
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let rr = rafle_search::round_robin(variant, &players, &cfg)?;
+        let rr = rafle_arena::round_robin(variant, &players, &cfg)?;
         println!(
             "variant {variant}, {} games per pairing",
             cfg.games.div_ceil(2) * 2
@@ -193,7 +194,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         };
         let pa = resolve_player(&spec_a, variant, a.leaves_per_round)?;
         let pb = resolve_player(&spec_b, variant, a.leaves_per_round)?;
-        let m = rafle_search::play_match(variant, &pa, &pb, &cfg)?;
+        let m = rafle_arena::play_match(variant, &pa, &pb, &cfg)?;
         print!("{}", report::match_table(&m));
         m.games
     };

@@ -3,7 +3,7 @@
 //! the side to move is a network side whose search needs leaves (plain
 //! players move on the way, as in `play_game`); the leaves go to that
 //! side's evaluator with every other game's. The moves are those the
-//! per-game arena plays with a [`NetworkPlayer`](crate::network::NetworkPlayer)
+//! per-game arena plays with a [`NetworkPlayer`](rafle_search::network::NetworkPlayer)
 //! of the same seed: both move through [`MoveMaker`].
 
 use std::ops::Range;
@@ -18,13 +18,13 @@ use super::{
     by_player, game_end, opening_game, pair_opening, player_move, player_seed, ArenaConfig, Effort,
     PairGames, Seat, Side, Tally, Termination,
 };
-use crate::network::mover::move_of_chain;
-use crate::network::player::play_into;
-use crate::network::{
+use rafle_search::network::mover::move_of_chain;
+use rafle_search::network::player::play_into;
+use rafle_search::network::{
     Client, EvalError, EvalStats, Evaluator, LeafSlots, Lockstep, MoveMaker, Request,
     SharedEvaluator, Step,
 };
-use crate::Player;
+use rafle_search::Player;
 
 /// The distinct evaluators of a match's sides (one shared by both sides is
 /// called once per round for both) and their counters.
@@ -205,7 +205,7 @@ impl LiveGame {
             ([mb, ma], [nb, na])
         };
         let game = opening_game(variant, opening.0);
-        let env = crate::network::env_of(&game);
+        let env = rafle_search::network::env_of(&game);
         LiveGame {
             seat: Seat {
                 game: game_index,

@@ -1,12 +1,13 @@
 //! Arena: PDN round trips, determinism, SPRT stops, round robins, and the
 //! lockstep arena of network sides against the per-game one.
 
+use rafle_arena::elo::{Sprt, SprtDecision};
+use rafle_arena::pdn::{parse_result, read_games, write_games};
+use rafle_arena::play::{round_robin, ArenaConfig, MatchResult, Side, Termination};
+use rafle_arena::NetworkSide;
 use rafle_core::{Game, Move, Variant};
-use rafle_search::arena::{round_robin, ArenaConfig, MatchResult, Side, Termination};
-use rafle_search::elo::{Sprt, SprtDecision};
 use rafle_search::network::{self, EvalError, Evaluator, Leaves, NetworkPlayer, SearchParams};
-use rafle_search::pdn::{parse_result, read_games, write_games};
-use rafle_search::{parse_player, NetworkSide, Player, PlayerFactory};
+use rafle_search::{parse_player, Player, PlayerFactory};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -15,7 +16,7 @@ fn player(spec: &str, v: Variant) -> Side {
 }
 
 fn play_match(v: Variant, a: &Side, b: &Side, c: &ArenaConfig) -> MatchResult {
-    rafle_search::play_match(v, a, b, c).unwrap()
+    rafle_arena::play_match(v, a, b, c).unwrap()
 }
 
 fn cfg(games: usize, seed: u64) -> ArenaConfig {
@@ -204,7 +205,7 @@ fn round_robin_ratings_are_anchored_at_random() {
     let w = rr.wdl(2, 1).unwrap();
     assert_eq!(w.games(), 10);
     assert_eq!(rr.wdl(1, 2).unwrap(), w.flipped());
-    let table = rafle_search::report::crosstable(&rr);
+    let table = rafle_arena::report::crosstable(&rr);
     assert!(table.contains("anchored at random = 0"), "{table}");
 }
 
@@ -212,7 +213,7 @@ fn round_robin_ratings_are_anchored_at_random() {
 fn opening_lists_are_played_in_turn() {
     let v = Variant::Checkers;
     let list = "# two openings\n1. 11-15 23-19\n9-13 22-18 # second\n";
-    let openings = rafle_search::arena::parse_openings(v, list).unwrap();
+    let openings = rafle_arena::play::parse_openings(v, list).unwrap();
     assert_eq!(openings.len(), 2);
     let c = ArenaConfig {
         openings,
@@ -228,7 +229,7 @@ fn opening_lists_are_played_in_turn() {
     assert_eq!(m.games[2].opening, "list 2 + 0 random plies");
     for bad in ["11-19 23-19", "", "11-15 11-15"] {
         assert!(
-            rafle_search::arena::parse_openings(v, bad).is_err(),
+            rafle_arena::play::parse_openings(v, bad).is_err(),
             "{bad:?}"
         );
     }
@@ -414,7 +415,7 @@ fn an_evaluator_error_or_a_stop_ends_the_match_with_an_error() {
         params: SearchParams::default(),
         simulations: 4,
     });
-    let err = rafle_search::play_match(v, &side, &player("random", v), &cfg(4, 0)).unwrap_err();
+    let err = rafle_arena::play_match(v, &side, &player("random", v), &cfg(4, 0)).unwrap_err();
     assert_eq!(err, EvalError::Failed("no network".into()));
     let stop = Arc::new(AtomicBool::new(true));
     let c = ArenaConfig {
@@ -428,7 +429,7 @@ fn an_evaluator_error_or_a_stop_ends_the_match_with_an_error() {
         ),
         (player("alphabeta:2", v), player("random", v)),
     ] {
-        let err = rafle_search::play_match(v, &a, &b, &c).unwrap_err();
+        let err = rafle_arena::play_match(v, &a, &b, &c).unwrap_err();
         assert_eq!(err, EvalError::Interrupted);
     }
 }

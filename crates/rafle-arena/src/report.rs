@@ -1,7 +1,7 @@
 //! Text tables of match and round-robin results (what `rafle eval` prints).
 
-use crate::arena::{MatchResult, RoundRobin};
 use crate::elo::{fmt_elo, SprtDecision};
+use crate::play::{MatchResult, RoundRobin};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

@@ -28,11 +28,11 @@
 mod lockstep;
 
 use crate::elo::{Pentanomial, Sprt, SprtDecision, Wdl};
-use crate::network::{EvalError, EvalStats, SearchParams, SharedEvaluator};
-use crate::{Player, PlayerFactory};
 use indicatif::{ProgressBar, ProgressStyle};
 use rafle_core::rng::Rng;
 use rafle_core::{Color, EndReason, Game, Move, Variant};
+use rafle_search::network::{EvalError, EvalStats, SearchParams, SharedEvaluator};
+use rafle_search::{Player, PlayerFactory};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;

@@ -8,7 +8,7 @@
 //! Movetext uses full capture paths (`28x19x10`) and starts with the
 //! variant's first player (Black in thai, english and checkers).
 
-use crate::arena::GameRecord;
+use crate::play::GameRecord;
 use rafle_core::notation::move_to_string;
 use rafle_core::{Color, Game, Variant};
 use std::fmt::Write;
