@@ -59,7 +59,7 @@ meaning, https://farama.org/Vector-Autoreset-Mode):
   ``episode_length``  (K,) int64              plies the game lasted
   ``reason``          (K,) int8               how it ended: ``END_REASONS[code]``
                                               ("no legal move", ..., "illegal
-                                              action", "truncated")
+                                              move", "max plies")
   ==================  ======================  =================================
 
 The adapters' infos carry the same ``winner``, ``reason`` and

@@ -131,7 +131,7 @@ def test_illegal_lose_mode(variant: str) -> None:
     _, reward, terminated, truncated, info = env.step(a)
     assert reward[0] == -1.0 and terminated[0] and not truncated[0]
     assert list(info["done_envs"]) == [0]
-    assert [rafle.END_REASONS[r] for r in info["reason"]] == ["illegal action"]
+    assert [rafle.END_REASONS[r] for r in info["reason"]] == ["illegal move"]
     first = rafle.Game(variant).turn
     assert info["winner"][0] == (0 if first == "black" else 1)  # the other side won
     assert (env.legal_mask()[0].sum()) == rafle.Game(variant).perft(1)  # auto-reset
@@ -153,7 +153,7 @@ def test_truncation_and_auto_reset(variant: str) -> None:
             assert (reward[truncated] == 0).all()
             assert (info["episode_length"][truncated[done]] == 6).all()
             names = [rafle.END_REASONS[r] for r in info["reason"]]
-            assert all(r == "truncated" for r, t in zip(names, truncated[done]) if t)
+            assert all(r == "max plies" for r, t in zip(names, truncated[done]) if t)
         assert not (terminated & truncated).any()
     assert seen_trunc
 

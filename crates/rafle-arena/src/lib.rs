@@ -14,5 +14,4 @@ pub mod report;
 
 pub use play::{
     play_match, round_robin, ArenaConfig, GameRecord, MatchResult, NetworkSide, RoundRobin, Side,
-    Termination,
 };

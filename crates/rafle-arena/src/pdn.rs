@@ -42,7 +42,7 @@ pub fn write_game(rec: &GameRecord, event: &str) -> String {
     tag("Result", result);
     tag("GameType", &v.pdn_game_type().to_string());
     tag("Variant", v.name());
-    tag("Termination", &rec.termination.to_string());
+    tag("Termination", rec.termination.name());
     tag("PlyCount", &rec.moves.len().to_string());
     tag("Opening", &rec.opening);
     out.push('\n');

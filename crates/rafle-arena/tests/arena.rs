@@ -3,9 +3,9 @@
 
 use rafle_arena::elo::{Sprt, SprtDecision};
 use rafle_arena::pdn::{parse_result, read_games, write_games};
-use rafle_arena::play::{round_robin, ArenaConfig, MatchResult, Side, Termination};
+use rafle_arena::play::{round_robin, ArenaConfig, MatchResult, Side};
 use rafle_arena::NetworkSide;
-use rafle_core::{Game, Move, Variant};
+use rafle_core::{EndReason, Game, Move, Variant};
 use rafle_search::network::{self, EvalError, Evaluator, Leaves, NetworkPlayer, SearchParams};
 use rafle_search::{parse_player, Player, PlayerFactory};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -50,7 +50,7 @@ fn pdn_output_replays_to_the_recorded_results() {
             assert_eq!(pg.tag("White"), Some(rec.white.as_str()));
             assert_eq!(
                 pg.tag("Termination").map(str::to_string),
-                Some(rec.termination.to_string())
+                Some(rec.termination.name().to_string())
             );
             let result = pg.result.as_deref().unwrap();
             assert_eq!(pg.tag("Result"), Some(result));
@@ -58,21 +58,21 @@ fn pdn_output_replays_to_the_recorded_results() {
             let g = pg.replay(None).unwrap();
             assert_eq!(g.ply(), rec.moves.len());
             match rec.termination {
-                Termination::Rule(reason) => {
+                EndReason::MaxPlies => {
+                    assert!(!g.is_over() && g.ply() == 70 && rec.winner.is_none());
+                }
+                reason => {
+                    assert!(reason.by_rule(), "{reason:?}");
                     let o = g.outcome().expect("replayed game is over");
                     assert_eq!((o.winner, o.reason), (rec.winner, reason), "{v}");
                 }
-                Termination::MaxPlies => {
-                    assert!(!g.is_over() && g.ply() == 70 && rec.winner.is_none());
-                }
-                Termination::IllegalMove => unreachable!(),
             }
         }
         // 70 plies end some 8x8 games; 10x10 games last longer.
         assert!(
             m.games
                 .iter()
-                .any(|g| g.termination != Termination::MaxPlies)
+                .any(|g| g.termination != EndReason::MaxPlies)
                 || v.board_size() == 10,
             "{v}"
         );
@@ -186,7 +186,7 @@ fn an_illegal_move_loses() {
     assert!(m
         .games
         .iter()
-        .all(|g| g.termination == Termination::IllegalMove));
+        .all(|g| g.termination == EndReason::IllegalMove));
 }
 
 #[test]

@@ -15,13 +15,15 @@ use crate::types::Color;
 use crate::variant::Variant;
 use std::fmt;
 
-/// Why a game ended.
+/// How a game ended: by a rule of the game, or by what a caller enforces on
+/// top of the rules (a loss by an illegal move, the ply cap of an
+/// environment or an arena). The one model of a game's end for every layer:
+/// the env's infos carry [`EndReason::code`] (Python's
+/// `rafle.END_REASONS[code]` is the name), the arena's records and PDN its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
     /// The side to move has no legal move: it loses (it wins in antidraughts).
     NoLegalMove,
-    /// Breakthrough: a player crowned the first king and wins.
-    FirstKing,
     /// The same position for the third time.
     Repetition,
     /// Too many plies without a capture or a man move.
@@ -30,14 +32,43 @@ pub enum EndReason {
     OneKingEach,
     /// International: 16-move or 5-move lone-king rule.
     LoneKing,
+    /// The loser played an illegal move (an env in mode `Lose`, an arena
+    /// player; the rules themselves never end a game this way).
+    IllegalMove,
+    /// Cut by a ply cap (an env's `max_plies`, the arena's adjudicated draw;
+    /// not a rule of the game).
+    MaxPlies,
+    /// Breakthrough: a player crowned the first king and wins.
+    FirstKing,
     /// Russian: kings on both sides and the material unchanged too long.
     UnchangedMaterial,
-    /// The loser played an illegal move (RL environments and arenas that
-    /// choose to punish it; the rules themselves never end a game this way).
-    IllegalMove,
 }
 
 impl EndReason {
+    /// Every reason, in code order (`ALL[r.code()] == r`; codes never change
+    /// meaning, new reasons go at the end).
+    pub const ALL: [EndReason; 9] = [
+        EndReason::NoLegalMove,
+        EndReason::Repetition,
+        EndReason::NoProgress,
+        EndReason::OneKingEach,
+        EndReason::LoneKing,
+        EndReason::IllegalMove,
+        EndReason::MaxPlies,
+        EndReason::FirstKing,
+        EndReason::UnchangedMaterial,
+    ];
+
+    /// The index in [`EndReason::ALL`].
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// Ended by a rule of the game (not a forfeit or a cap).
+    pub fn by_rule(self) -> bool {
+        !matches!(self, EndReason::IllegalMove | EndReason::MaxPlies)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             EndReason::NoLegalMove => "no legal move",
@@ -48,6 +79,25 @@ impl EndReason {
             EndReason::LoneKing => "lone king rule",
             EndReason::UnchangedMaterial => "unchanged material",
             EndReason::IllegalMove => "illegal move",
+            EndReason::MaxPlies => "max plies",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod end_reason_tests {
+    use super::EndReason;
+
+    #[test]
+    fn codes_index_the_list() {
+        for (i, r) in EndReason::ALL.iter().enumerate() {
+            assert_eq!(r.code() as usize, i, "{r:?}");
         }
     }
 }

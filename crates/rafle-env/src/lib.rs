@@ -9,7 +9,6 @@
 //! - [`vec_env`]: many games stepped together on rayon, writing straight
 //!   into output arrays ([`Batch`]; [`VecEnv`] owns its arrays), with
 //!   Gymnasium's three [`autoreset`] modes.
-//! - [`ending`]: how an episode ended, as one code.
 //! - [`replay`] and [`snapshot`]: an env rebuilt from the steps of its
 //!   episode (pickling; the episode read as a game of moves).
 //! - [`error`]: what can go wrong ([`EnvError`]), never a panic.
@@ -18,7 +17,6 @@
 pub mod action;
 pub mod autoreset;
 pub mod bench;
-pub mod ending;
 pub mod env;
 pub mod error;
 pub mod obs;
@@ -28,10 +26,9 @@ pub mod vec_env;
 
 pub use action::num_actions;
 pub use autoreset::AutoresetMode;
-pub use ending::Ending;
 pub use env::{ActionList, Env, EnvConfig, IllegalActionMode, StepInfo};
 pub use error::{EnvError, VecEnvError};
 pub use obs::{observation_len, observation_shape, ObsKey, NUM_PLANES};
-pub use rafle_core::Variant;
+pub use rafle_core::{EndReason, Variant};
 pub use snapshot::Snapshot;
 pub use vec_env::{Batch, EpisodeStat, Outputs, VecEnv};

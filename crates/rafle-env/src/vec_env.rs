@@ -36,7 +36,6 @@
 
 use crate::action::{self, Tables};
 use crate::autoreset::AutoresetMode;
-use crate::ending::Ending;
 use crate::env::{Env, EnvConfig, IllegalActionMode, StepInfo};
 use crate::error::{EnvError, VecEnvError};
 use crate::obs::{self, ObsBoard};
@@ -58,11 +57,9 @@ pub struct EpisodeStat {
     pub length: u32,
     /// `None` for a draw or a truncation.
     pub winner: Option<Color>,
-    /// Why the game ended; `None` when truncated.
-    pub reason: Option<EndReason>,
-    pub truncated: bool,
-    /// Lost by an illegal action (mode `Lose`).
-    pub illegal_action: bool,
+    /// Why the game ended: `MaxPlies` when truncated, `IllegalMove` when
+    /// lost by an illegal action (mode `Lose`).
+    pub reason: EndReason,
 }
 
 impl EpisodeStat {
@@ -72,17 +69,7 @@ impl EpisodeStat {
             env: index,
             length: env.ply(),
             winner: o.and_then(|o| o.winner),
-            reason: o.map(|o| o.reason),
-            truncated: env.is_truncated(),
-            illegal_action: env.lost_by_illegal_action(),
-        }
-    }
-
-    /// How it ended, as one code.
-    pub fn ending(&self) -> Ending {
-        match self.reason {
-            Some(r) => Ending::Rule(r),
-            None => Ending::Truncated,
+            reason: o.map_or(EndReason::MaxPlies, |o| o.reason),
         }
     }
 }

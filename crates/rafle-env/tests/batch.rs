@@ -42,7 +42,7 @@ fn next_step_shows_the_end_then_resets_ignoring_the_action() {
     let s = ve.episode_stats()[0];
     assert_eq!(
         (s.winner, s.reason),
-        (Some(Color::White), Some(EndReason::NoLegalMove))
+        (Some(Color::White), EndReason::NoLegalMove)
     );
     ve.step(&[-1]).unwrap(); // any action: env 0 resets
     assert!(!ve.terminated()[0] && ve.rewards()[0] == 0.0 && ve.episode_stats().is_empty());

@@ -3,7 +3,7 @@
 //! counts, and errors that leave the state unchanged.
 
 use rafle_core::rng::Rng;
-use rafle_core::Variant;
+use rafle_core::{EndReason, Variant};
 use rafle_env::{
     num_actions, observation_len, Env, EnvConfig, EnvError, IllegalActionMode, VecEnv,
 };
@@ -127,7 +127,7 @@ fn agree_with_single_envs(v: Variant, cfg: EnvConfig, steps: usize, seed: u64) -
         let got: Vec<_> = ve
             .episode_stats()
             .iter()
-            .map(|s| (s.env, s.length, s.winner, s.truncated))
+            .map(|s| (s.env, s.length, s.winner, s.reason == EndReason::MaxPlies))
             .collect();
         assert_eq!(got, stats);
     }
@@ -163,7 +163,7 @@ fn mode_lose_through_the_vec_env() {
     assert_eq!(s.len(), 4);
     assert!(s
         .iter()
-        .all(|s| s.illegal_action && s.length == 0 && s.winner.is_some()));
+        .all(|s| s.reason == EndReason::IllegalMove && s.length == 0 && s.winner.is_some()));
     assert!(ve.rewards().iter().all(|&r| r == -1.0));
 }
 

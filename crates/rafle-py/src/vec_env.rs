@@ -323,7 +323,7 @@ impl VecEnv {
         info.set_item("winner", winner.into_pyarray(py))?;
         let length: Vec<i64> = stats.iter().map(|s| s.length as i64).collect();
         info.set_item("episode_length", length.into_pyarray(py))?;
-        let reason: Vec<i8> = stats.iter().map(|s| s.ending().code() as i8).collect();
+        let reason: Vec<i8> = stats.iter().map(|s| s.reason.code() as i8).collect();
         info.set_item("reason", reason.into_pyarray(py))?;
         Ok(info)
     }

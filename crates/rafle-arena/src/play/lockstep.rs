@@ -10,13 +10,13 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
 
-use rafle_core::{Color, Game, Move, Variant};
+use rafle_core::{Color, EndReason, Game, Move, Variant};
 use rafle_env::{Env, EnvConfig};
 use smallvec::SmallVec;
 
 use super::{
     by_player, game_end, opening_game, pair_opening, player_move, player_seed, ArenaConfig, Effort,
-    PairGames, Seat, Side, Tally, Termination,
+    PairGames, Seat, Side, Tally,
 };
 use rafle_search::network::mover::move_of_chain;
 use rafle_search::network::player::play_into;
@@ -163,7 +163,7 @@ struct LiveGame {
     effort: [f64; 2],
     /// Steps of the network move in progress.
     chain: SmallVec<[u16; 20]>,
-    end: Option<(Option<Color>, Termination)>,
+    end: Option<(Option<Color>, EndReason)>,
     max_plies: usize,
     /// The last request and the colour that made it.
     last: Request,
@@ -259,7 +259,7 @@ impl LiveGame {
     }
 
     fn record(&self, variant: Variant) -> super::GameRecord {
-        let end = self.end.unwrap_or((None, Termination::MaxPlies));
+        let end = self.end.unwrap_or((None, EndReason::MaxPlies));
         self.seat.record(variant, &self.game, end)
     }
 }
@@ -281,7 +281,7 @@ impl Client for LiveGame {
                 Mover::Player(p) => {
                     match player_move(p.as_mut(), &mut self.game, &mut self.efforts[i]) {
                         Some(m) => self.play_env(&m),
-                        None => self.end = Some((Some(side.opponent()), Termination::IllegalMove)),
+                        None => self.end = Some((Some(side.opponent()), EndReason::IllegalMove)),
                     }
                 }
                 Mover::Network { mover, evaluator } => {
@@ -317,7 +317,7 @@ impl Client for LiveGame {
                                             "a chain of legal steps is a legal move"
                                         );
                                         self.end =
-                                            Some((Some(side.opponent()), Termination::IllegalMove));
+                                            Some((Some(side.opponent()), EndReason::IllegalMove));
                                     }
                                 }
                             }

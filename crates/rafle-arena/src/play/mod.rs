@@ -134,27 +134,6 @@ impl Default for ArenaConfig {
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// By the rules (no legal move, or a draw rule).
-    Rule(EndReason),
-    /// The `max_plies` cap: adjudicated a draw.
-    MaxPlies,
-    /// A player returned an illegal move and lost.
-    IllegalMove,
-}
-
-impl std::fmt::Display for Termination {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Termination::Rule(r) => f.write_str(r.name()),
-            Termination::MaxPlies => f.write_str("max plies (adjudicated draw)"),
-            Termination::IllegalMove => f.write_str("illegal move (loss)"),
-        }
-    }
-}
-
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -174,7 +153,9 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// None for a draw.
     pub winner: Option<Color>,
-    pub termination: Termination,
+    /// How it ended: a rule, `MaxPlies` (adjudicated a draw) or
+    /// `IllegalMove` (a player's move was not legal: it lost).
+    pub termination: EndReason,
 }
 
 impl GameRecord {
@@ -363,11 +344,11 @@ fn opening_game(variant: Variant, opening: &[Move]) -> Game {
 
 /// How a game stands before the next move: over by the rules, adjudicated
 /// at `max_plies`, or going on (None).
-fn game_end(g: &Game, max_plies: usize) -> Option<(Option<Color>, Termination)> {
+fn game_end(g: &Game, max_plies: usize) -> Option<(Option<Color>, EndReason)> {
     if let Some(o) = g.outcome() {
-        return Some((o.winner, Termination::Rule(o.reason)));
+        return Some((o.winner, o.reason));
     }
-    (g.ply() >= max_plies).then_some((None, Termination::MaxPlies))
+    (g.ply() >= max_plies).then_some((None, EndReason::MaxPlies))
 }
 
 /// A plain player's move at `g`, with its effort; false if the move was
@@ -385,7 +366,7 @@ fn player_move(p: &mut dyn Player, g: &mut Game, effort: &mut Effort) -> Option<
 /// A game as played: the final game, how it ended, White's and Black's effort.
 struct Played {
     game: Game,
-    end: (Option<Color>, Termination),
+    end: (Option<Color>, EndReason),
     effort: [Effort; 2],
 }
 
@@ -412,7 +393,7 @@ fn play_game(
             Color::Black => &mut *black,
         };
         if player_move(p, &mut game, &mut effort[side.index()]).is_none() {
-            let end = (Some(side.opponent()), Termination::IllegalMove);
+            let end = (Some(side.opponent()), EndReason::IllegalMove);
             return Some(Played { game, end, effort });
         }
     }
@@ -430,7 +411,7 @@ struct Seat {
 
 impl Seat {
     /// The record of this seat's game `g`, ended by `end`.
-    fn record(&self, variant: Variant, g: &Game, end: (Option<Color>, Termination)) -> GameRecord {
+    fn record(&self, variant: Variant, g: &Game, end: (Option<Color>, EndReason)) -> GameRecord {
         let [white, black] = self.names.clone();
         GameRecord {
             round: self.game + 1,
