@@ -31,74 +31,35 @@
 //! dist 1: a = (21*4 + 1)*7 + 0 = 595. Black 11-15 is, turned, 22-18: also 595.
 //!
 //! Ids whose step would leave the board exist but are never legal.
+//!
+//! The codec is used through [`Env`](crate::Env)'s methods (`num_actions`,
+//! `actions_of`, `move_of_chain`, `play_move`, `step_squares`, `step_action`;
+//! codec.rs); this module holds the formula and the lookup tables.
 
-use rafle_core::{Color, Dir, Geometry, Move, Position, Variant};
-use smallvec::SmallVec;
+use rafle_core::{Color, Dir, Geometry, Variant};
 use std::sync::LazyLock;
 
-/// Number of action ids of a variant: 896 on 8x8, 1800 on 10x10.
-pub fn num_actions(v: Variant) -> usize {
+/// Number of action ids of a variant: 896 on 8x8, 1800 on 10x10
+/// ([`Env::num_actions`](crate::Env::num_actions) asks this).
+pub(crate) fn num_actions(v: Variant) -> usize {
     let g = v.geometry();
     g.squares * 4 * (g.n - 1)
 }
 
 /// The action id of a step, from its parts in the mover's frame
 /// (`sq0` 0-based square, `dir` 0..4, `dist` 1..=N-1; the caller keeps them in range).
-pub fn encode(v: Variant, sq0: usize, dir: usize, dist: usize) -> usize {
-    let r = v.board_size() - 1;
+pub(crate) fn encode(g: &Geometry, sq0: usize, dir: usize, dist: usize) -> usize {
+    let r = g.n - 1;
     (sq0 * 4 + dir) * r + (dist - 1)
 }
 
 /// The parts `(sq0, dir, dist)` of an action id, or `None` when out of range.
-pub fn decode(v: Variant, a: usize) -> Option<(usize, usize, usize)> {
+pub(crate) fn decode(v: Variant, a: usize) -> Option<(usize, usize, usize)> {
     if a >= num_actions(v) {
         return None;
     }
     let r = v.board_size() - 1;
     Some((a / (4 * r), (a / r) % 4, a % r + 1))
-}
-
-/// The step of action `a` for player `side`, as PDN squares `(from, to)` on
-/// the real board; `None` when `a` is out of range or steps off the board.
-pub fn decode_step(v: Variant, side: Color, a: usize) -> Option<(usize, usize)> {
-    let (sq0, dir, dist) = decode(v, a)?;
-    let g = v.geometry();
-    let (from, d) = match side {
-        Color::White => (g.square_of_index(sq0), Dir::from_index(dir)),
-        Color::Black => (
-            g.rotate_square(g.square_of_index(sq0)),
-            Dir::from_index(dir).reverse(),
-        ),
-    };
-    let mut bb = 1u64 << g.bit_of(from);
-    for _ in 0..dist {
-        bb = g.step(bb, d);
-    }
-    (bb != 0).then(|| (from, g.square_of(bb.trailing_zeros())))
-}
-
-/// The action id of a step of player `side` between two PDN squares, or
-/// `None` when they are not on one diagonal (or out of range).
-pub fn step_action(v: Variant, side: Color, from: usize, to: usize) -> Option<usize> {
-    let g = v.geometry();
-    if from == 0 || to == 0 || from > g.squares || to > g.squares {
-        return None;
-    }
-    let a = tables(v).action(side, g.bit_of(from) as u8, g.bit_of(to) as u8);
-    (a != NO_ACTION).then_some(a as usize)
-}
-
-/// The chain of step actions of a full move of the side to move of `pos`:
-/// one action for a quiet move, one per jump for a capture.
-pub fn move_to_actions(v: Variant, pos: &Position, m: &Move) -> SmallVec<[u16; 20]> {
-    let t = tables(v);
-    let mut from = m.from;
-    let mut out = SmallVec::new();
-    for &to in m.landings() {
-        out.push(t.action(pos.side, from, to));
-        from = to;
-    }
-    out
 }
 
 /// Marks a pair of bits that are not on one diagonal.
@@ -138,10 +99,9 @@ impl Tables {
                     let t = bb.trailing_zeros() as usize;
                     between[f][t] = ray;
                     ray |= bb;
-                    let k = g.index(s);
-                    action[0][f][t] = ((k * 4 + d.index()) * r + dist - 1) as u16;
-                    let fk = g.index(g.rotate_square(s));
-                    action[1][f][t] = ((fk * 4 + d.reverse().index()) * r + dist - 1) as u16;
+                    action[0][f][t] = encode(&g, g.index(s), d.index(), dist) as u16;
+                    let turned = g.index(g.rotate_square(s));
+                    action[1][f][t] = encode(&g, turned, d.reverse().index(), dist) as u16;
                 }
             }
         }
@@ -186,5 +146,27 @@ pub(crate) fn tables(v: Variant) -> &'static Tables {
     match BOARDS.iter().position(|b| *b == g) {
         Some(i) => &TABLES[i],
         None => unreachable!("{v}: its board is missing from action::BOARDS"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_decode_round_trip() {
+        for v in Variant::ALL {
+            let (g, na) = (v.geometry(), num_actions(v));
+            assert!(BOARDS.contains(&g), "{v}: its board is missing from BOARDS");
+            for a in 0..na {
+                let (sq, dir, dist) = decode(v, a).unwrap();
+                assert!(sq < g.squares && dir < 4 && (1..g.n).contains(&dist));
+                assert_eq!(encode(&g, sq, dir, dist), a);
+            }
+            assert_eq!(decode(v, na), None);
+        }
+        // The module's example: White 22-18 on 8x8 is sq 21, up-right, one square.
+        // (Every variant found its board's tables above: `tables` panics otherwise.)
+        assert_eq!(encode(&Variant::Checkers.geometry(), 21, 1, 1), 595);
     }
 }

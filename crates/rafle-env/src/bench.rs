@@ -54,7 +54,7 @@ impl fmt::Display for EnvBench {
 /// Bytes one env step hands to the caller: observation (f32), mask (bool),
 /// reward (f32), terminated, truncated and to_play (one byte each).
 pub fn bytes_per_env_step(v: Variant) -> usize {
-    crate::observation_len(v) * 4 + crate::num_actions(v) + 4 + 3
+    crate::obs::observation_len(v) * 4 + crate::action::num_actions(v) + 4 + 3
 }
 
 /// Measures `steps` batched steps of `envs` games (after a short warm-up).

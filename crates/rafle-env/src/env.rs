@@ -99,6 +99,12 @@ impl Env {
         Ok(Env::from_position(v, start, cfg))
     }
 
+    /// A new env of `v` at its start position with the default settings
+    /// (also what code that only knows the variant asks for the codec's sizes).
+    pub fn of(v: Variant) -> Env {
+        Env::from_position(v, Position::start(v), EnvConfig::default())
+    }
+
     /// A new env that starts (and resets) at `pos`; `cfg.start_fen` is ignored.
     pub fn from_position(v: Variant, pos: Position, cfg: EnvConfig) -> Env {
         let mut env = Env {
@@ -124,6 +130,11 @@ impl Env {
         };
         env.reset();
         env
+    }
+
+    /// The lookup tables of the env's board.
+    pub(crate) fn tables(&self) -> &'static Tables {
+        self.tables
     }
 
     /// Back to the start position.

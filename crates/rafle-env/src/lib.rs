@@ -4,6 +4,8 @@
 //!
 //! - [`action`]: the action codec (one action = one step of a move; a
 //!   multi-capture is a chain of steps by the same player), in the mover's frame.
+//! - [`codec`]: the codec as methods of [`Env`] (sizes, a move as its
+//!   steps and back, an env replaying a game).
 //! - [`obs`]: the observation planes, float32 `[NUM_PLANES, N, N]`.
 //! - [`env`](mod@env): one game stepped action by action ([`Env`]).
 //! - [`vec_env`]: many games stepped together on rayon, writing straight
@@ -17,6 +19,7 @@
 pub mod action;
 pub mod autoreset;
 pub mod bench;
+pub mod codec;
 pub mod env;
 pub mod error;
 pub mod obs;
@@ -24,11 +27,11 @@ pub mod replay;
 pub mod snapshot;
 pub mod vec_env;
 
-pub use action::num_actions;
 pub use autoreset::AutoresetMode;
+pub use codec::Chain;
 pub use env::{ActionList, Env, EnvConfig, IllegalActionMode, StepInfo};
 pub use error::{EnvError, VecEnvError};
-pub use obs::{observation_len, observation_shape, ObsKey, NUM_PLANES};
+pub use obs::{ObsKey, NUM_PLANES};
 pub use rafle_core::{EndReason, Variant};
 pub use snapshot::Snapshot;
 pub use vec_env::{Batch, EpisodeStat, Outputs, VecEnv};

@@ -42,13 +42,13 @@ pub const NUM_PLANES: usize = 8;
 pub const CONSTANT_PLANES: usize = 6;
 
 /// Shape `[NUM_PLANES, N, N]` of one observation.
-pub fn observation_shape(v: Variant) -> [usize; 3] {
+pub(crate) fn observation_shape(v: Variant) -> [usize; 3] {
     let n = v.board_size();
     [NUM_PLANES, n, n]
 }
 
 /// Floats in one observation, `NUM_PLANES * N * N`.
-pub fn observation_len(v: Variant) -> usize {
+pub(crate) fn observation_len(v: Variant) -> usize {
     let n = v.board_size();
     NUM_PLANES * n * n
 }

@@ -481,10 +481,9 @@ impl Batch {
         if env.chain_pending() {
             return Err(EnvError::ChainPending);
         }
-        let pos = env.position();
-        let m = notation::parse_move(self.variant, pos, env.legal_moves(), text)
+        let m = notation::parse_move(self.variant, env.position(), env.legal_moves(), text)
             .map_err(EnvError::Move)?;
-        Ok(action::move_to_actions(self.variant, pos, &m))
+        Ok(env.actions_of(&m))
     }
 
     /// Everything needed to rebuild this batch's games exactly (with

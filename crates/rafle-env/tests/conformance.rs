@@ -8,8 +8,14 @@
 
 use rafle_core::rng::Rng;
 use rafle_core::{Bits, Color, Game, Move, Piece, Position, Variant};
-use rafle_env::{action, Env, EnvConfig, EnvError, NUM_PLANES};
+use rafle_env::{Chain, Env, EnvConfig, EnvError, NUM_PLANES};
 use std::collections::{HashMap, HashSet};
+
+/// The steps of full move `m` of `game`'s side to move, as an env at the
+/// game's position encodes them.
+fn chain_of(v: Variant, game: &Game, m: &Move) -> Chain {
+    Env::from_position(v, *game.position(), EnvConfig::default()).actions_of(m)
+}
 
 fn games_per_variant() -> usize {
     let long = std::env::var("RAFLE_LONG_CONFORMANCE").is_ok_and(|v| v == "1");
@@ -21,7 +27,7 @@ fn games_per_variant() -> usize {
 }
 
 fn mask_of(env: &Env) -> Vec<bool> {
-    let mut m = vec![false; action::num_actions(env.variant())];
+    let mut m = vec![false; env.num_actions()];
     env.write_legal_mask(&mut m);
     m
 }
@@ -140,7 +146,7 @@ fn expected_obs(
 }
 
 fn obs_of(env: &Env) -> Vec<f32> {
-    let mut o = vec![0.0; rafle_env::observation_len(env.variant())];
+    let mut o = vec![0.0; env.observation_len()];
     env.write_obs(&mut o);
     o
 }
@@ -150,7 +156,7 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
     let mut rng = Rng::new(seed);
     let (mut steps, mut chain_steps, mut ends) = (0, 0, 0);
     let mut reasons: HashMap<String, usize> = HashMap::new();
-    let na = action::num_actions(v);
+    let na = Env::of(v).num_actions();
     for _ in 0..games {
         let mut env = Env::new(v, EnvConfig::default()).unwrap();
         let mut game = Game::new(v);
@@ -193,7 +199,7 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
             for m in &legal {
                 let mut p = *game.position();
                 p.apply(&v.geometry(), m);
-                let chain = action::move_to_actions(v, game.position(), m).to_vec();
+                let chain = chain_of(v, &game, m).to_vec();
                 assert!(
                     expected.insert(chain, p).is_none(),
                     "two moves share a chain"
@@ -211,11 +217,11 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
                 let ids = env.legal_actions();
                 let consistent: Vec<&Move> = legal
                     .iter()
-                    .filter(|m| action::move_to_actions(v, game.position(), m).starts_with(&taken))
+                    .filter(|m| chain_of(v, &game, m).starts_with(&taken))
                     .collect();
                 let next: HashSet<u16> = consistent
                     .iter()
-                    .map(|m| action::move_to_actions(v, game.position(), m)[taken.len()])
+                    .map(|m| chain_of(v, &game, m)[taken.len()])
                     .collect();
                 assert_eq!(ids.iter().copied().collect::<HashSet<u16>>(), next);
                 assert_eq!(env.legal_moves().len(), consistent.len());
@@ -245,9 +251,7 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
                 if info.move_done {
                     let m = **consistent
                         .iter()
-                        .find(|m| {
-                            action::move_to_actions(v, game.position(), m).as_slice() == taken
-                        })
+                        .find(|m| chain_of(v, &game, m).as_slice() == taken)
                         .expect("the chain is a legal move");
                     game.play(&m).unwrap();
                     assert_eq!(info.terminated, game.is_over());
@@ -320,7 +324,12 @@ fn env_agrees_on_capture_positions() {
         for m in game.legal_moves() {
             let mut p = pos;
             p.apply(&v.geometry(), m);
-            expected.insert(action::move_to_actions(v, &pos, m).to_vec(), p);
+            expected.insert(
+                Env::from_position(v, pos, EnvConfig::default())
+                    .actions_of(m)
+                    .to_vec(),
+                p,
+            );
         }
         let mut rebuilt = HashMap::new();
         chains(&env, &mut Vec::new(), &mut rebuilt);

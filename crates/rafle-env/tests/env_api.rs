@@ -1,11 +1,18 @@
 //! The action codec, illegal-action modes, out-of-range ids and truncation.
 
 use rafle_core::{parse_fen, Color, EndReason, Game, Position, Variant};
-use rafle_env::action::{decode, decode_step, encode, move_to_actions, step_action};
-use rafle_env::{
-    num_actions, observation_shape, Env, EnvConfig, EnvError, IllegalActionMode, StepInfo,
-    NUM_PLANES,
-};
+use rafle_env::{Env, EnvConfig, EnvError, IllegalActionMode, StepInfo, NUM_PLANES};
+
+/// An env of `v` at its start position with `side` to move.
+fn side_env(v: Variant, side: Color) -> Env {
+    let mut pos = Position::start(v);
+    pos.side = side;
+    Env::from_position(v, pos, EnvConfig::default())
+}
+
+fn num_actions(v: Variant) -> usize {
+    Env::of(v).num_actions()
+}
 
 #[test]
 fn action_counts_and_shapes() {
@@ -18,40 +25,40 @@ fn action_counts_and_shapes() {
             _ => panic!("{v}: no action count known for {n}x{n}"),
         };
         assert_eq!(num_actions(v), expect, "{v}");
-        assert_eq!(observation_shape(v), [NUM_PLANES, n, n], "{v}");
+        let env = Env::of(v);
+        assert_eq!(env.observation_shape(), [NUM_PLANES, n, n], "{v}");
+        assert_eq!(env.observation_len(), NUM_PLANES * n * n, "{v}");
     }
 }
 
 #[test]
-fn encode_decode_round_trip() {
+fn steps_and_squares_round_trip() {
     for v in Variant::ALL {
         let na = num_actions(v);
-        let r = v.board_size() - 1;
-        for a in 0..na {
-            let (sq, dir, dist) = decode(v, a).unwrap();
-            assert!(sq < v.num_squares() && dir < 4 && (1..=r).contains(&dist));
-            assert_eq!(encode(v, sq, dir, dist), a);
-            for side in [Color::White, Color::Black] {
-                if let Some((from, to)) = decode_step(v, side, a) {
-                    assert_eq!(step_action(v, side, from, to), Some(a));
+        for side in [Color::White, Color::Black] {
+            let env = side_env(v, side);
+            for a in 0..na {
+                if let Some((from, to)) = env.step_squares(a) {
+                    assert_eq!(env.step_action(from, to), Some(a));
                 }
             }
+            assert_eq!(env.step_squares(na), None);
         }
-        assert_eq!(decode(v, na), None);
-        assert_eq!(decode_step(v, Color::White, na), None);
     }
 }
 
 #[test]
 fn the_documented_example() {
-    let v = Variant::Checkers;
+    let (white, black) = (
+        side_env(Variant::Checkers, Color::White),
+        side_env(Variant::Checkers, Color::Black),
+    );
     // White 22-18: sq 21, up-right, one square.
-    assert_eq!(step_action(v, Color::White, 22, 18), Some(595));
-    assert_eq!(encode(v, 21, 1, 1), 595);
+    assert_eq!(white.step_action(22, 18), Some(595));
     // Black 11-15 is 22-18 after the half turn.
-    assert_eq!(step_action(v, Color::Black, 11, 15), Some(595));
-    assert_eq!(decode_step(v, Color::Black, 595), Some((11, 15)));
-    assert_eq!(step_action(v, Color::White, 22, 23), None);
+    assert_eq!(black.step_action(11, 15), Some(595));
+    assert_eq!(black.step_squares(595), Some((11, 15)));
+    assert_eq!(white.step_action(22, 23), None);
 }
 
 #[test]
@@ -59,8 +66,8 @@ fn the_half_turn_maps_black_moves_onto_white_moves() {
     for v in Variant::ALL {
         let g = v.geometry();
         for a in 0..num_actions(v) {
-            let w = decode_step(v, Color::White, a);
-            let b = decode_step(v, Color::Black, a);
+            let w = side_env(v, Color::White).step_squares(a);
+            let b = side_env(v, Color::Black).step_squares(a);
             let turned = w.map(|(f, t)| (g.rotate_square(f), g.rotate_square(t)));
             assert_eq!(b, turned, "{v} action {a}");
         }
@@ -75,9 +82,16 @@ fn start_positions_have_men_moving_up_in_the_movers_frame() {
         for _ in 0..2 {
             let game = Game::from_position(v, pos);
             for m in game.legal_moves() {
-                let a = move_to_actions(v, &pos, m);
-                let (_, dir, dist) = decode(v, a[0] as usize).unwrap();
-                assert!(dir < 2 && dist == 1, "{v} {:?}", pos.side);
+                let env = Env::from_position(v, pos, EnvConfig::default());
+                let (from, to) = env.step_squares(env.actions_of(m)[0] as usize).unwrap();
+                // Up in the mover's frame: one row nearer the far side.
+                let g = v.geometry();
+                let turn = |s: usize| match pos.side {
+                    Color::White => s,
+                    Color::Black => g.rotate_square(s),
+                };
+                let (rf, rt) = (g.row_col(turn(from)).0, g.row_col(turn(to)).0);
+                assert!(rt + 1 == rf, "{v} {:?}", pos.side);
             }
             pos.side = pos.side.opponent();
         }
@@ -201,13 +215,10 @@ fn repetition_is_a_terminating_draw() {
     let mut seen_half = false;
     for k in 0..8 {
         let m = game.parse_move(plies[k % 4]).unwrap();
-        let acts = move_to_actions(v, game.position(), &m);
         game.play(&m).unwrap();
-        for a in acts {
-            last = env.step(a as usize).unwrap();
-        }
+        last = env.play_move(&m).unwrap();
         assert_eq!(env.outcome(), game.outcome());
-        let mut obs = vec![0.0; rafle_env::observation_len(v)];
+        let mut obs = vec![0.0; Env::of(v).observation_len()];
         env.write_obs(&mut obs);
         let rep = obs[7 * 64];
         seen_half |= rep == 0.5;
@@ -245,7 +256,7 @@ fn obs_keys_are_equal_exactly_when_observations_and_legal_steps_are() {
         for _ in 0..40 {
             let mut env = Env::new(v, EnvConfig::default()).unwrap();
             while !env.is_done() && env.ply() < 200 {
-                let mut obs = vec![0.0; rafle_env::observation_len(v)];
+                let mut obs = vec![0.0; Env::of(v).observation_len()];
                 env.write_obs(&mut obs);
                 let legal = env.legal_action_ids().to_vec();
                 let key = env.obs_key();
@@ -288,7 +299,7 @@ fn a_man_crowned_mid_capture_shows_as_a_king_from_that_step_on() {
         assert_eq!(env.chain_pending(), chain_pending, "{v}");
         // Seen by White: pending, the chain piece; over, the king of the
         // finished move (Black to play sees it as an opponent king).
-        let mut o = vec![0.0; rafle_env::observation_len(v)];
+        let mut o = vec![0.0; Env::of(v).observation_len()];
         env.write_obs(&mut o);
         let nn = v.board_size() * v.board_size();
         let plane = |p: usize| o[p * nn..(p + 1) * nn].iter().sum::<f32>();

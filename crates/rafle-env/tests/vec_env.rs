@@ -4,9 +4,7 @@
 
 use rafle_core::rng::Rng;
 use rafle_core::{EndReason, Variant};
-use rafle_env::{
-    num_actions, observation_len, Env, EnvConfig, EnvError, IllegalActionMode, VecEnv,
-};
+use rafle_env::{Env, EnvConfig, EnvError, IllegalActionMode, VecEnv};
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -68,8 +66,7 @@ fn same_seed_same_trajectories_whatever_the_thread_count() {
 /// actions; the buffers must show exactly what the plain envs show.
 fn agree_with_single_envs(v: Variant, cfg: EnvConfig, steps: usize, seed: u64) -> (usize, usize) {
     let n = 23;
-    let ol = observation_len(v);
-    let na = num_actions(v);
+    let (ol, na) = (Env::of(v).observation_len(), Env::of(v).num_actions());
     let mut ve = VecEnv::new(v, n, seed, cfg.clone()).unwrap();
     let mut shadows: Vec<Env> = (0..n).map(|_| Env::new(v, cfg.clone()).unwrap()).collect();
     let mut rng = Rng::new(seed);

@@ -65,6 +65,9 @@ pub struct PyEvaluator {
     callable: Py<PyAny>,
     kind: Kind,
     variant: Variant,
+    /// The env's observation shape and action count (its codec's sizes).
+    shape: [usize; 3],
+    actions: usize,
     pub error: ErrorSlot,
 }
 
@@ -73,10 +76,13 @@ const NOT_CHOSEN: f32 = -1e9;
 
 impl PyEvaluator {
     pub fn new(callable: Py<PyAny>, kind: Kind, variant: Variant) -> PyEvaluator {
+        let env = rafle_env::Env::of(variant);
         PyEvaluator {
             callable,
             kind,
             variant,
+            shape: env.observation_shape(),
+            actions: env.num_actions(),
             error: Arc::new(Mutex::new(None)),
         }
     }
@@ -88,8 +94,8 @@ impl PyEvaluator {
         logits: &mut [f32],
         values: &mut [f32],
     ) -> PyResult<()> {
-        let [c, h, w] = rafle_env::observation_shape(self.variant);
-        let (n, na) = (leaves.n, rafle_env::num_actions(self.variant));
+        let [c, h, w] = self.shape;
+        let (n, na) = (leaves.n, self.actions);
         let obs = PyArray1::from_slice(py, leaves.obs).reshape([n, c, h, w])?;
         match self.kind {
             Kind::Network => {

@@ -40,7 +40,10 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SMALL_BATCH", rafle_search::network::evaluator::SMALL_BATCH)?;
     m.add("BF16_BATCH", rafle_search::network::evaluator::BF16_BATCH)?;
     m.add_function(wrap_pyfunction!(agents::cpu_has_fast_bf16, m)?)?;
-    let endings: Vec<&str> = rafle_core::EndReason::ALL.iter().map(|e| e.name()).collect();
+    let endings: Vec<&str> = rafle_core::EndReason::ALL
+        .iter()
+        .map(|e| e.name())
+        .collect();
     m.add("END_REASONS", pyo3::types::PyTuple::new(m.py(), endings)?)?;
     m.add_function(wrap_pyfunction!(raster::svg_to_rgb, m)?)?;
     Ok(())

@@ -78,7 +78,7 @@ pub fn search(
         run_searches(v, &mut searches, &mut eval, Some(stop))
     })?;
     let (outcomes, stats) = out.map_err(|e| raise(&[&slot], e))?;
-    let (b, na) = (searches.len(), rafle_env::num_actions(v));
+    let (b, na) = (searches.len(), rafle_env::Env::of(v).num_actions());
     let mut policy = vec![0f32; b * na];
     let mut visits = vec![0i32; b * na];
     for (i, (o, s)) in outcomes.iter().zip(&searches).enumerate() {

@@ -61,8 +61,9 @@ impl SelfPlay {
 
     /// The samples as numpy arrays (see `play`).
     fn arrays<'py>(&self, py: Python<'py>, samples: &[Sample]) -> PyResult<Bound<'py, PyDict>> {
-        let [c, h, w] = rafle_env::observation_shape(self.variant);
-        let (p, na) = (samples.len(), rafle_env::num_actions(self.variant));
+        let env = rafle_env::Env::of(self.variant);
+        let [c, h, w] = env.observation_shape();
+        let (p, na) = (samples.len(), env.num_actions());
         let mut obs = Vec::with_capacity(p * c * h * w);
         let mut mask = vec![false; p * na];
         let mut policy = vec![0f32; p * na];

@@ -68,7 +68,9 @@ fn the_only_legal_capture_is_played_without_a_call() {
     let fen = "B:WK18:BK4";
     let game = Game::from_fen(V, fen).unwrap();
     assert_eq!(game.legal_moves().len(), 1);
-    let capture = rafle_env::action::move_to_actions(V, game.position(), &game.legal_moves()[0]);
+    let capture = Env::from_game(&game, EnvConfig::default())
+        .unwrap()
+        .actions_of(&game.legal_moves()[0]);
     for algorithm in [Algorithm::Gumbel, Algorithm::Puct] {
         for seed in 0..4 {
             let (r, _, calls) = search(
@@ -508,7 +510,7 @@ fn a_failed_evaluation_leaves_the_search_usable() {
 #[test]
 fn leaf_slots_hold_observation_and_mask() {
     let e = Env::new(V, EnvConfig::default()).unwrap();
-    let (len, na) = (rafle_env::observation_len(V), rafle_env::num_actions(V));
+    let (len, na) = (e.observation_len(), e.num_actions());
     let (mut obs, mut mask) = (vec![0f32; 2 * len], vec![false; 2 * na]);
     let mut s = Search::new(
         e.clone(),

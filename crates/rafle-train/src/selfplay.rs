@@ -147,15 +147,9 @@ impl SelfPlayGame {
             for _ in 0..self.rng.below(most + 1) {
                 let moves = self.env.legal_moves();
                 let m = moves[self.rng.below(moves.len())];
-                let pos = *self.env.position();
-                for a in rafle_env::action::move_to_actions(self.env.variant(), &pos, &m) {
-                    let info = self
-                        .env
-                        .step(a as usize)
-                        .expect("the steps of a legal move are legal");
-                    if info.terminated || info.truncated {
-                        continue 'draw;
-                    }
+                let info = self.env.play_move(&m).expect("a legal move plays");
+                if info.terminated || info.truncated {
+                    continue 'draw;
                 }
             }
             return;
@@ -226,7 +220,7 @@ impl Client for SelfPlayGame {
         loop {
             match self.search.advance(out) {
                 0 => {
-                    let len = rafle_env::observation_len(self.env.variant());
+                    let len = self.env.observation_len();
                     self.play_result(&mut out.obs[..len]);
                 }
                 n => {

@@ -48,7 +48,7 @@ fn samples_are_well_formed_and_the_seed_fixes_them() {
         // The next search of a game starts in the subtree of the last one.
         assert!(st.cache_hits > 0 && st.cache_share() < 1.0, "{v}: {st:?}");
         for s in &samples {
-            assert_eq!(s.obs.len(), rafle_env::observation_len(v));
+            assert_eq!(s.obs.len(), rafle_env::Env::of(v).observation_len());
             let total: f32 = s.policy.iter().map(|p| p.1).sum();
             assert!((total - 1.0).abs() < 1e-4, "{v}: policy sums to {total}");
             assert!(
@@ -61,7 +61,7 @@ fn samples_are_well_formed_and_the_seed_fixes_them() {
             assert_eq!(actions.len(), s.policy.len());
             assert!(actions
                 .iter()
-                .all(|&a| (a as usize) < rafle_env::num_actions(v)));
+                .all(|&a| (a as usize) < rafle_env::Env::of(v).num_actions()));
             assert!(s.wdl <= 2 && (-1.0..=1.0).contains(&s.q));
         }
         let mut again = SelfPlay::new(&search(1), &selfplay(8), v, 3).unwrap();

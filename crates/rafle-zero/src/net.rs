@@ -9,7 +9,7 @@
 //!          - ReLU - linear(h -> 3)                                        WDL logits [B, 3]
 //! ```
 //!
-//! A = `rafle_env::num_actions(variant)` step actions. WDL is ordered
+//! A = `Env::num_actions` step actions. WDL is ordered
 //! (win, draw, loss) for the player to act; the scalar value is
 //! P(win) - P(loss). Logits are raw: callers mask illegal actions
 //! ([`masked_logits`]) before any softmax. Variable names (`stem.conv.weight`,
@@ -45,12 +45,13 @@ pub struct NetShape {
 
 impl NetShape {
     pub fn new(variant: Variant, cfg: &NetConfig) -> NetShape {
-        let [planes, board, _] = rafle_env::observation_shape(variant);
+        let env = rafle_env::Env::of(variant);
+        let [planes, board, _] = env.observation_shape();
         NetShape {
             variant: variant.name().to_string(),
             planes,
             board,
-            actions: rafle_env::num_actions(variant),
+            actions: env.num_actions(),
             blocks: cfg.blocks,
             channels: cfg.channels,
             policy_channels: cfg.policy_channels,

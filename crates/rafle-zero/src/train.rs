@@ -277,7 +277,7 @@ impl Trainer {
                 let tr_bar = mp.add(ProgressBar::new(n));
                 tr_bar.set_style(style("  training   {bar:30} {pos}/{len} steps {msg}"));
                 let device = self.net.device();
-                let [c, h, w] = rafle_env::observation_shape(self.variant);
+                let [c, h, w] = rafle_env::Env::of(self.variant).observation_shape();
                 for _ in 0..n {
                     let batch = {
                         let picks = self.replay.sample(self.cfg.train.batch_size, &mut self.rng);

@@ -18,8 +18,6 @@ use super::{
     by_player, game_end, opening_game, pair_opening, player_move, player_seed, ArenaConfig, Effort,
     PairGames, Seat, Side, Tally,
 };
-use rafle_search::network::mover::move_of_chain;
-use rafle_search::network::player::play_into;
 use rafle_search::network::{
     Client, EvalError, EvalStats, Evaluator, LeafSlots, Lockstep, MoveMaker, Request,
     SharedEvaluator, Step,
@@ -205,7 +203,8 @@ impl LiveGame {
             ([mb, ma], [nb, na])
         };
         let game = opening_game(variant, opening.0);
-        let env = rafle_search::network::env_of(&game);
+        let env = Env::from_game(&game, EnvConfig::default())
+            .expect("an opening's own moves replay into its env");
         LiveGame {
             seat: Seat {
                 game: game_index,
@@ -240,7 +239,7 @@ impl LiveGame {
 
     /// Plays `m` (legal in `self.game`) into the env as well.
     fn play_env(&mut self, m: &Move) {
-        if !play_into(&mut self.env, m) {
+        if self.env.play_move(m).is_err() {
             debug_assert!(false, "a legal move replays into the env");
             self.env = Env::from_position(
                 self.game.variant(),
@@ -302,14 +301,17 @@ impl Client for LiveGame {
                         }
                         Step::Action(a) => {
                             self.chain.push(a);
+                            // The move is read off the env before its last
+                            // step moves the env on to the next turn.
+                            let m = self.env.move_of_chain(&self.chain);
                             let done = match self.env.step(a as usize) {
                                 Ok(info) => info.move_done,
                                 Err(_) => true,
                             };
                             if done {
                                 e.moves += 1;
-                                let chain = std::mem::take(&mut self.chain);
-                                match move_of_chain(&self.game, &chain) {
+                                self.chain.clear();
+                                match m {
                                     Some(m) if self.game.play(&m).is_ok() => {}
                                     _ => {
                                         debug_assert!(

@@ -15,6 +15,7 @@
 use std::time::Instant;
 
 use rafle_core::Variant;
+use rafle_env::Env;
 use rayon::prelude::*;
 
 use super::{EvalError, Evaluator, LeafSlots, Leaves};
@@ -99,9 +100,10 @@ const PARALLEL_CLIENTS: usize = 8;
 impl Lockstep {
     /// A driver for clients of `variant` writing at most `max_leaves` each.
     pub fn new(variant: Variant, max_leaves: usize) -> Lockstep {
+        let env = Env::of(variant);
         Lockstep {
-            obs_len: rafle_env::observation_len(variant),
-            actions: rafle_env::num_actions(variant),
+            obs_len: env.observation_len(),
+            actions: env.num_actions(),
             max_leaves: max_leaves.max(1),
             slot_obs: Vec::new(),
             slot_mask: Vec::new(),

@@ -16,7 +16,7 @@
 //! ```
 //!
 //! Shapes, for a variant with observation `[C, N, N]` and `A` step actions
-//! (`rafle_env::observation_shape`, `rafle_env::num_actions`), `K` leaves:
+//! (`Env::observation_shape`, `Env::num_actions`), `K` leaves:
 //!
 //! ```text
 //! evaluator input   obs  [K, C, N, N] f32 (rafle-env planes, mover's frame)
@@ -42,7 +42,7 @@ pub use evaluator::{shared, EvalError, Evaluator, Leaves, SharedEvaluator};
 pub use lockstep::{run_searches, Client, EvalStats, Lockstep, Request};
 pub use mover::{MoveMaker, Step};
 pub use params::{Algorithm, SearchParams};
-pub use player::{env_of, NetworkPlayer};
+pub use player::NetworkPlayer;
 pub use search::{Pick, RootEdge, Search, SearchOutcome};
 
 use rafle_env::Env;
@@ -58,8 +58,7 @@ pub struct LeafSlots<'a> {
 impl LeafSlots<'_> {
     /// Writes leaf `k`: `env`'s observation and legal mask.
     pub fn write(&mut self, k: usize, env: &Env) {
-        let v = env.variant();
-        let (len, na) = (rafle_env::observation_len(v), rafle_env::num_actions(v));
+        let (len, na) = (env.observation_len(), env.num_actions());
         env.write_obs(&mut self.obs[k * len..(k + 1) * len]);
         env.write_legal_mask(&mut self.mask[k * na..(k + 1) * na]);
     }

@@ -7,7 +7,6 @@
 //! stays the same for the life of a `MoveMaker`: one game).
 
 use rafle_core::rng::Rng;
-use rafle_core::{Game, Move};
 use rafle_env::Env;
 
 use super::{EvalCache, LeafSlots, Pick, Search, SearchParams};
@@ -108,13 +107,4 @@ impl MoveMaker {
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
-}
-
-/// The legal move of `game` made of the step actions `chain`.
-pub fn move_of_chain(game: &Game, chain: &[u16]) -> Option<Move> {
-    let (v, pos) = (game.variant(), game.position());
-    game.legal_moves()
-        .iter()
-        .find(|m| rafle_env::action::move_to_actions(v, pos, m).as_slice() == chain)
-        .copied()
 }

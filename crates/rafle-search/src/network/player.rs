@@ -4,10 +4,8 @@
 //! (Python's `Player.choose`, tests that compare the two arenas).
 
 use rafle_core::{Game, Move};
-use rafle_env::{Env, EnvConfig};
-use smallvec::SmallVec;
+use rafle_env::{Chain, Env, EnvConfig};
 
-use super::mover::move_of_chain;
 use super::{EvalError, Evaluator, LeafSlots, Leaves, MoveMaker, SearchParams, Step};
 use crate::Player;
 
@@ -55,13 +53,14 @@ impl<E: Evaluator> NetworkPlayer<E> {
 
     /// The move for `game` (in progress), or the evaluator's error.
     pub fn try_choose(&mut self, game: &Game) -> Result<Move, EvalError> {
-        let v = game.variant();
-        let (len, na) = (rafle_env::observation_len(v), rafle_env::num_actions(v));
+        let start = Env::from_game(game, EnvConfig::default())
+            .expect("a game's own moves replay into its env");
+        let (len, na) = (start.observation_len(), start.num_actions());
         let l = self.mover.max_leaves();
         self.obs.resize(l * len, 0.0);
         self.mask.resize(l * na, false);
-        let mut env = env_of(game);
-        let mut chain = SmallVec::<[u16; 20]>::new();
+        let mut env = start.clone();
+        let mut chain = Chain::new();
         loop {
             let mut out = LeafSlots {
                 obs: &mut self.obs,
@@ -94,7 +93,7 @@ impl<E: Evaluator> NetworkPlayer<E> {
                 }
             }
         }
-        Ok(move_of_chain(game, &chain).unwrap_or_else(|| {
+        Ok(start.move_of_chain(&chain).unwrap_or_else(|| {
             debug_assert!(false, "a chain of legal steps is a legal move");
             game.legal_moves()[0]
         }))
@@ -123,35 +122,15 @@ impl<E: Evaluator> Player for NetworkPlayer<E> {
     }
 }
 
-/// An env at the game's position with the game's moves replayed into it, so
-/// that the no-progress and repetition planes and the draw rules see the same
-/// history as in self-play (a bare position would show a fresh game).
-pub fn env_of(game: &Game) -> Env {
-    let v = game.variant();
-    let mut env = Env::from_position(v, *game.start_position(), EnvConfig::default());
-    for m in game.history() {
-        if !play_into(&mut env, m) {
-            // Unreachable for a game's own legal moves; a bare position
-            // still plays legal moves.
-            debug_assert!(false, "a game move replays into its env");
-            return Env::from_position(v, *game.position(), EnvConfig::default());
-        }
-    }
-    env
-}
-
-/// Plays full move `m` into `env` step by step; false if a step is refused.
-pub fn play_into(env: &mut Env, m: &Move) -> bool {
-    let before = *env.position();
-    rafle_env::action::move_to_actions(env.variant(), &before, m)
-        .into_iter()
-        .all(|a| env.step(a as usize).is_ok())
-}
 #[cfg(test)]
 mod tests {
     use super::*;
     use rafle_core::rng::Rng;
     use rafle_core::Variant;
+
+    fn env_of(game: &Game) -> Env {
+        Env::from_game(game, EnvConfig::default()).unwrap()
+    }
 
     fn same(env: &Env, game: &Game) {
         assert_eq!(env.position(), game.position());

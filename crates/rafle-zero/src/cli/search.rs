@@ -87,7 +87,7 @@ pub fn run(a: SearchArgs) -> anyhow::Result<()> {
         println!("{j}");
     } else {
         let step = |act: u16| {
-            rafle_env::action::decode_step(variant, env.to_play(), act as usize)
+            env.step_squares(act as usize)
                 .map_or_else(|| "?".into(), |(f, t)| format!("{f}-{t}"))
         };
         println!(
