@@ -30,6 +30,10 @@ fn torch_lib_dir() -> Option<PathBuf> {
 }
 
 fn main() {
+    // A build without the network (`--no-default-features`) links no libtorch.
+    if std::env::var_os("CARGO_FEATURE_TORCH").is_none() {
+        return;
+    }
     println!("cargo:rerun-if-env-changed=LIBTORCH");
     println!("cargo:rerun-if-env-changed=VIRTUAL_ENV");
     println!("cargo:rerun-if-changed=build.rs");

@@ -5,12 +5,22 @@
 //! checkpoints ([`checkpoint`]), metrics and plots ([`metrics`], [`plot`])
 //! and a checkpoint as an arena side ([`model`]). One run is described by a
 //! `rafle_train::config::Config`. The binary is the `rafle` command line.
+//!
+//! Everything that links tch is behind the default feature `torch`; without
+//! it only [`metrics`] and [`plot`] remain, and the command line keeps the
+//! commands that need no network (README, "Without libtorch").
 
+#[cfg(feature = "torch")]
 pub mod checkpoint;
 pub mod metrics;
+#[cfg(feature = "torch")]
 pub mod model;
+#[cfg(feature = "torch")]
 pub mod net;
+#[cfg(feature = "torch")]
 pub mod optim;
 pub mod plot;
+#[cfg(feature = "torch")]
 pub mod replay;
+#[cfg(feature = "torch")]
 pub mod train;

@@ -18,6 +18,8 @@ struct Args {
     command: Command,
 }
 
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Count the leaf nodes of the legal-move tree.
@@ -29,10 +31,12 @@ enum Command {
     /// Measure speeds (perft, environment).
     Bench(cli::bench::BenchArgs),
     /// Search one position with a trained network (policy target, visits, value).
+    #[cfg(feature = "torch")]
     Search(cli::search::SearchArgs),
     /// Play matches or a round robin between players; Elo, SPRT and PDN.
     Eval(cli::eval::EvalArgs),
     /// Train a network by self-play (Gumbel AlphaZero).
+    #[cfg(feature = "torch")]
     Train(cli::train::TrainArgs),
     /// Plot a run's metrics as PNG curves.
     Plot(cli::plot::PlotArgs),
@@ -44,8 +48,10 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Moves(a) => cli::moves::run(a),
         Command::Show(a) => cli::show::run(a),
         Command::Bench(a) => cli::bench::run(a),
+        #[cfg(feature = "torch")]
         Command::Search(a) => cli::search::run(a),
         Command::Eval(a) => cli::eval::run(a),
+        #[cfg(feature = "torch")]
         Command::Train(a) => cli::train::run(a),
         Command::Plot(a) => cli::plot::run(a),
     }

@@ -11,6 +11,7 @@
 
 use clap::{Args, Subcommand};
 use rafle_core::{Position, Variant};
+#[cfg(feature = "torch")]
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -50,6 +51,7 @@ pub enum BenchKind {
     },
     /// Self-play speed of a config: network evaluations per second, average
     /// batch and the network's share of the time, f32 against bf16.
+    #[cfg(feature = "torch")]
     Selfplay {
         /// Run configuration (network shape, search and self-play tables).
         #[arg(long, default_value = "configs/thai.toml")]
@@ -63,6 +65,7 @@ pub enum BenchKind {
     },
     /// Network evaluations per second by batch size, f32 and bf16, one and
     /// all torch threads (a fresh network of the config's shape).
+    #[cfg(feature = "torch")]
     Infer {
         /// Run configuration (network shape).
         #[arg(long, default_value = "configs/thai.toml")]
@@ -117,17 +120,20 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             threads,
             steps,
         } => env_bench::run(variant.as_deref(), envs, &threads, steps)?,
+        #[cfg(feature = "torch")]
         BenchKind::Selfplay {
             config,
             positions,
             rounds,
         } => selfplay_bench(&config, positions, rounds)?,
+        #[cfg(feature = "torch")]
         BenchKind::Infer { config, batches } => infer_bench(&config, &batches)?,
     }
     Ok(())
 }
 
 /// `rafle bench infer`: one line per number type and thread count.
+#[cfg(feature = "torch")]
 fn infer_bench(path: &std::path::Path, batches: &str) -> anyhow::Result<()> {
     use rafle_train::config::{Config, InferenceDtype};
     use rafle_zero::net::{self, Net, NetShape};
@@ -174,6 +180,7 @@ fn infer_bench(path: &std::path::Path, batches: &str) -> anyhow::Result<()> {
 }
 
 /// `rafle bench selfplay`: one line per measurement.
+#[cfg(feature = "torch")]
 fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> anyhow::Result<()> {
     use rafle_train::config::{Config, InferenceDtype};
     use rafle_train::selfplay::SelfPlay;

@@ -84,7 +84,11 @@ pub struct EvalArgs {
 /// `leaves` leaves per round if given); every other spec is a
 /// `rafle_search` player.
 pub fn resolve_player(spec: &str, variant: Variant, leaves: Option<usize>) -> anyhow::Result<Side> {
-    if let Some(side) = rafle_zero::model::model_side(spec, variant) {
+    #[cfg(feature = "torch")]
+    let model = rafle_zero::model::model_side(spec, variant);
+    #[cfg(not(feature = "torch"))]
+    let model = rafle_search::spec::model_spec(spec).map(|_| Err(super::needs_torch(spec)));
+    if let Some(side) = model {
         let mut side = side?;
         if let (Side::Network(n), Some(l)) = (&mut side, leaves) {
             n.params.leaves_per_round = l;

@@ -5,8 +5,10 @@ pub mod eval;
 pub mod moves;
 pub mod perft;
 pub mod plot;
+#[cfg(feature = "torch")]
 pub mod search;
 pub mod show;
+#[cfg(feature = "torch")]
 pub mod train;
 
 use rafle_core::{parse_fen, Game, Position, Variant};
@@ -25,7 +27,21 @@ pub fn variants_help() -> String {
             a => format!("{} ({})", v.name(), a.join(", ")),
         })
         .collect();
-    format!("Variants: {}.", names.join(", "))
+    let build = if cfg!(feature = "torch") {
+        ""
+    } else {
+        "\nBuilt without the `torch` feature: train, search, bench selfplay|infer and \
+         model players need a build with default features."
+    };
+    format!("Variants: {}.{build}", names.join(", "))
+}
+
+/// The error for a network player in a build without the `torch` feature.
+#[cfg(not(feature = "torch"))]
+pub fn needs_torch(spec: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{spec}: network players need the `torch` feature, and this rafle was built without it"
+    )
 }
 
 /// `--variant V [--fen F]`, shared by the commands that take one position.
