@@ -26,8 +26,8 @@ pub enum BenchKind {
     /// Perft from the start position; prints leaves and leaves per second.
     Perft {
         /// One variant (every variant if omitted).
-        #[arg(long)]
-        variant: Option<String>,
+        #[arg(long, value_parser = super::variant)]
+        variant: Option<Variant>,
         /// Depth (default: the first depth whose perft takes at least a
         /// second).
         #[arg(long)]
@@ -37,14 +37,14 @@ pub enum BenchKind {
     /// and masks written every step; bytes written per second against memcpy.
     Env {
         /// One variant (every variant if omitted).
-        #[arg(long)]
-        variant: Option<String>,
+        #[arg(long, value_parser = super::variant)]
+        variant: Option<Variant>,
         /// Number of games stepped together.
         #[arg(long, default_value_t = 4096)]
         envs: usize,
         /// Thread counts to measure, comma separated.
-        #[arg(long, default_value = "1,2")]
-        threads: String,
+        #[arg(long, value_delimiter = ',', default_value = "1,2")]
+        threads: Vec<usize>,
         /// Batched steps (VecEnv::step calls) timed per measurement.
         #[arg(long, default_value_t = 300)]
         steps: usize,
@@ -71,8 +71,8 @@ pub enum BenchKind {
         #[arg(long, default_value = "configs/thai.toml")]
         config: PathBuf,
         /// Batch sizes, comma separated.
-        #[arg(long, default_value = "1,8,16,32,128,384")]
-        batches: String,
+        #[arg(long, value_delimiter = ',', default_value = "1,8,16,32,128,384")]
+        batches: Vec<usize>,
     },
 }
 
@@ -95,7 +95,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     match a.kind {
         BenchKind::Perft { variant, depth } => {
             let variants = match variant {
-                Some(v) => vec![super::variant(&v)?],
+                Some(v) => vec![v],
                 None => Variant::ALL.to_vec(),
             };
             println!(
@@ -119,7 +119,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             envs,
             threads,
             steps,
-        } => env_bench::run(variant.as_deref(), envs, &threads, steps)?,
+        } => env_bench::run(variant, envs, &threads, steps)?,
         #[cfg(feature = "torch")]
         BenchKind::Selfplay {
             config,
@@ -134,16 +134,12 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
 
 /// `rafle bench infer`: one line per number type and thread count.
 #[cfg(feature = "torch")]
-fn infer_bench(path: &std::path::Path, batches: &str) -> anyhow::Result<()> {
+fn infer_bench(path: &std::path::Path, batches: &[usize]) -> anyhow::Result<()> {
     use rafle_train::config::{Config, InferenceDtype};
     use rafle_zero::net::{self, Net, NetShape};
-    let batches: Vec<usize> = batches
-        .split(',')
-        .map(|b| match b.trim().parse::<usize>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => anyhow::bail!("--batches: {b:?} is not a positive number"),
-        })
-        .collect::<anyhow::Result<_>>()?;
+    if batches.contains(&0) {
+        anyhow::bail!("--batches must be positive");
+    }
     let cfg = Config::load(path)?;
     let v = cfg.variant();
     let net = Net::new(NetShape::new(v, &cfg.net), net::device(cfg.run.device)?, 0);
@@ -160,7 +156,7 @@ fn infer_bench(path: &std::path::Path, batches: &str) -> anyhow::Result<()> {
         for threads in [1, all] {
             tch::set_num_threads(threads);
             let mut row = format!("{name:>4} {threads} thread(s):");
-            for &b in &batches {
+            for &b in batches {
                 let obs = vec![0f32; b * len];
                 n.infer(&obs, b);
                 let t = Instant::now();
@@ -226,33 +222,25 @@ fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> an
 
 /// `rafle bench env`: one line per variant and thread count.
 mod env_bench {
-    use anyhow::{bail, Context};
+    use anyhow::bail;
     use rafle_core::Variant;
 
     pub fn run(
-        variant: Option<&str>,
+        variant: Option<Variant>,
         envs: usize,
-        threads: &str,
+        threads: &[usize],
         steps: usize,
     ) -> anyhow::Result<()> {
         let variants = match variant {
-            Some(v) => vec![super::super::variant(v)?],
+            Some(v) => vec![v],
             None => Variant::ALL.to_vec(),
         };
-        let threads: Vec<usize> = threads
-            .split(',')
-            .map(|t| {
-                t.trim()
-                    .parse::<usize>()
-                    .with_context(|| format!("--threads: {t:?} is not a number"))
-            })
-            .collect::<anyhow::Result<_>>()?;
         if envs == 0 || steps == 0 || threads.contains(&0) {
             bail!("--envs, --steps and --threads must be positive");
         }
         println!("{}", rafle_env::bench::EnvBench::HEADER);
         for v in variants {
-            for &k in &threads {
+            for &k in threads {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(k).build()?;
                 let b = pool.install(|| rafle_env::bench::measure(v, envs, steps))?;
                 println!("{b}");

@@ -23,8 +23,8 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    #[arg(long)]
-    pub variant: String,
+    #[arg(long, value_parser = super::variant)]
+    pub variant: rafle_core::Variant,
     /// Player A, e.g. alphabeta:4, uct:400, greedy, random.
     #[arg(long)]
     pub a: Option<String>,
@@ -129,7 +129,7 @@ fn parse_sprt(text: &str, alpha: f64, beta: f64) -> anyhow::Result<Sprt> {
 }
 
 pub fn run(a: EvalArgs) -> anyhow::Result<()> {
-    let variant = super::variant(&a.variant)?;
+    let variant = a.variant;
     if a.games == 0 {
         bail!("--games must be at least 1");
     }

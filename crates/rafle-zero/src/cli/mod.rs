@@ -13,9 +13,9 @@ pub mod train;
 
 use rafle_core::{parse_fen, Game, Position, Variant};
 
-/// A variant named on the command line.
-pub fn variant(name: &str) -> anyhow::Result<Variant> {
-    Ok(name.parse::<Variant>()?)
+/// A variant named on the command line (clap's `value_parser` for `--variant`).
+pub fn variant(name: &str) -> Result<Variant, String> {
+    name.parse::<Variant>().map_err(|e| e.to_string())
 }
 
 /// The variants and their aliases, for `rafle --help`.
@@ -48,8 +48,8 @@ pub fn needs_torch(spec: &str) -> anyhow::Error {
 #[derive(clap::Args, Debug)]
 pub struct PositionArgs {
     /// Variant (`rafle --help` lists them).
-    #[arg(long)]
-    pub variant: String,
+    #[arg(long, value_parser = variant)]
+    pub variant: Variant,
     /// Position as PDN FEN (the start position if omitted).
     #[arg(long)]
     pub fen: Option<String>,
@@ -57,13 +57,12 @@ pub struct PositionArgs {
 
 impl PositionArgs {
     pub fn game(&self) -> anyhow::Result<Game> {
-        game(&self.variant, self.fen.as_deref())
+        game(self.variant, self.fen.as_deref())
     }
 }
 
 /// The game for `--variant` and an optional `--fen` (start position without).
-pub fn game(variant_name: &str, fen: Option<&str>) -> anyhow::Result<Game> {
-    let v = variant(variant_name)?;
+pub fn game(v: Variant, fen: Option<&str>) -> anyhow::Result<Game> {
     Ok(match fen {
         Some(f) => Game::from_position(v, parse_fen(v, f)?),
         None => Game::from_position(v, Position::start(v)),
