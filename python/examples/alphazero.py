@@ -94,38 +94,22 @@ def main(args: Args) -> None:
         t0 = time.time()
         before = selfplay.stats
         batch = selfplay.play(cfg["selfplay"]["positions_per_iteration"], progress=not args.quiet)
-        sp = {k: selfplay.stats[k] - before[k] for k in ("games", "draws", "plies", "nn_evals", "cache_hits",
-                                                         "batches", "nn_seconds", "tree_seconds")}
+        after = selfplay.stats
+        sp = {k: after[k] - before[k] for k in after}
         sp_s = time.time() - t0
         replay.add(batch)
         games += sp["games"]
-        # 2. Training steps on uniform samples of the replay window.
-        t1 = time.time()
-        logs: dict[str, float] = {}
-        if len(replay) >= t["min_replay"]:
-            sums: dict[str, float] = {}
-            for _ in range(steps):
-                progress = max(learner.step_count / total_steps, (time.time() - start) / limit if limit else 0.0)
-                out_step = learner.step(replay.sample(t["batch_size"], rng, args.device), progress)
-                for k, v in out_step.items():
-                    sums[k] = sums.get(k, 0.0) + v
-            logs = {k: v / steps for k, v in sums.items()}
-            logs["train/lr"] = out_step["train/lr"]
-        train_s = time.time() - t1
-        # 3. Metrics (the names of `rafle train`), checkpoint, evaluation.
+        # 2. Training steps on uniform samples of the replay window, and the
+        # iteration's metrics (the names of `rafle train`): the step shared
+        # with `python -m rafle.distributed`.
+        ready = len(replay) >= t["min_replay"]
+        batches = (replay.sample(t["batch_size"], rng, args.device) for _ in range(steps if ready else 0))
+        logs = L.train_iteration(
+            learner, batches, lambda: max(learner.step_count / total_steps, (time.time() - start) / limit if limit else 0.0),
+            sp, sp_s)
+        train_s = logs["time/train_s"]
+        # 3. Checkpoint and evaluation.
         elapsed = time.time() - start
-        logs.update({
-            "time/selfplay_s": sp_s,
-            "time/train_s": train_s,
-            "selfplay/games_per_s": sp["games"] / sp_s,
-            "selfplay/nn_evals_per_s": sp["nn_evals"] / sp_s,
-            "selfplay/avg_batch": sp["nn_evals"] / max(sp["batches"], 1),
-            "selfplay/nn_share": sp["nn_seconds"] / max(sp["nn_seconds"] + sp["tree_seconds"], 1e-9),
-            "selfplay/cache_share": sp["cache_hits"] / max(sp["cache_hits"] + sp["nn_evals"], 1),
-        })
-        if sp["games"]:
-            logs["selfplay/game_length"] = sp["plies"] / sp["games"]
-            logs["selfplay/draw_rate"] = sp["draws"] / sp["games"]
         metrics.log(iteration, learner.step_count, elapsed, logs)
         losses = (f"policy {logs['loss/policy']:.3f} value {logs['loss/value']:.3f}" if "loss/policy" in logs
                   else f"filling replay {len(replay)}/{t['min_replay']}")

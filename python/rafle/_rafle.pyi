@@ -12,6 +12,7 @@ __all__ = [
     "END_REASONS",
     "Game",
     "MatchResult",
+    "MetricsFile",
     "NetworkAgent",
     "SMALL_BATCH",
     "SearchResult",
@@ -21,8 +22,11 @@ __all__ = [
     "VecEnv",
     "cpu_has_fast_bf16",
     "evaluate",
+    "iteration_metrics",
     "load_config",
+    "load_replay",
     "model_spec",
+    "save_replay",
     "search",
     "svg_to_rgb",
 ]
@@ -311,3 +315,23 @@ def search(
 def load_config(config: str | PathLike[str] | Mapping[str, Any]) -> dict[str, Any]: ...
 def model_spec(spec: str) -> tuple[str, str, int | None] | None: ...
 def cpu_has_fast_bf16() -> bool: ...
+
+def iteration_metrics(
+    counters: Mapping[str, float], selfplay_s: float, train_s: float, seconds: float
+) -> dict[str, float]: ...
+def save_replay(
+    path: str | PathLike[str], batch: Mapping[str, npt.NDArray[Any]], total_added: int
+) -> None: ...
+def load_replay(
+    path: str | PathLike[str],
+    variant: str,
+    window: int,
+    value_target_search: float = 0.0,
+) -> tuple[dict[str, npt.NDArray[Any]], int]: ...
+@final
+class MetricsFile:
+    """RUN_DIR/metrics.csv, written as `rafle train` writes it."""
+
+    def __new__(cls, run_dir: str | PathLike[str], fresh: bool = False) -> MetricsFile: ...
+    def log(self, iteration: int, step: int, elapsed_s: float, values: Mapping[str, float]) -> None: ...
+    def close(self) -> None: ...

@@ -30,8 +30,10 @@ and ``latest.json`` (read by ``rafle eval --model`` and
 with the same metric names plus ``distributed/workers``,
 ``distributed/samples_per_s``, ``distributed/policy_lag`` (learner steps
 between the weights a sample was searched with and the weights trained on
-it) and ``distributed/restarts``; ``rafle plot DIR`` draws it; ``replay.npz``
-keeps the replay window for ``--resume``.
+it) and ``distributed/restarts``; ``rafle plot DIR`` draws it;
+``replay.safetensors`` keeps the replay window for ``--resume``. All of them
+are the files ``rafle train`` writes and reads, so either trainer resumes
+the other's run.
 
 Faults: a self-play actor that dies is restarted by Ray and given the
 current weights; its unfinished games are lost, nothing is counted twice.
@@ -48,13 +50,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import numpy as np
 
 __all__ = ["run", "main", "RunState", "when_up"]
 
-REPLAY = "replay.npz"
 
 
 def games_of(cfg: Dict[str, Any], i: int) -> int:
@@ -106,20 +107,20 @@ class SelfPlayWorker:
         batch = self.selfplay.play(positions)
         batch["worker"] = np.full(len(batch["obs"]), self.index, np.int16)
         after = self.selfplay.stats
-        return batch, {k: after[k] - before[k] for k in after if k not in ("avg_batch", "nn_share", "cache_share")}, self.index
+        return batch, {k: after[k] - before[k] for k in after}, self.index
 
 
 class ReplayActor:
     """The replay window (a Ray actor): positions in, training batches out."""
 
-    def __init__(self, window: int, state: Optional[Dict[str, np.ndarray]] = None) -> None:
+    def __init__(self, window: int, resumed: Optional[tuple[Dict[str, np.ndarray], int]] = None) -> None:
         from rafle.learner import Replay
 
         self.replay = Replay(window)
-        if state is not None:
-            state = dict(state)
-            total = int(state.pop("total_added")[0])
-            self.replay.add(state)
+        if resumed is not None:
+            arrays, total = resumed
+            if len(arrays["obs"]):
+                self.replay.add(arrays)  # copied into the window's own arrays
             self.replay.total_added = total
 
     def add(self, batch: Dict[str, np.ndarray]) -> int:
@@ -133,13 +134,11 @@ class ReplayActor:
         rng = np.random.default_rng(seed)
         return [self.replay.sample(size, rng) for _ in range(count)]
 
-    def state(self) -> Dict[str, np.ndarray]:
-        """The window, oldest first, and the count of positions ever added."""
-        r = self.replay
-        order = (r.next + np.arange(r.size)) % r.window if r.size == r.window else np.arange(r.size)
-        out = {k: a[order] for k, a in r.arrays.items()}
-        out["total_added"] = np.array([r.total_added])
-        return out
+    def save(self, run_dir: str) -> None:
+        """Writes the window as the run's replay file (rafle-train's format)."""
+        from rafle.learner import save_replay
+
+        save_replay(run_dir, self.replay)
 
 
 @dataclass
@@ -155,28 +154,18 @@ class RunState:
     received: Dict[int, int] = field(default_factory=dict)
 
 
-class _Bar:
-    """A one-line progress bar on stderr."""
+def _bar(total: int, done: int, quiet: bool) -> Any:
+    """The iterations bar (tqdm, on stderr; none when quiet)."""
+    from tqdm import tqdm
 
-    def __init__(self, total: int, quiet: bool) -> None:
-        self.total, self.quiet = total, quiet
-
-    def show(self, done: int, text: str) -> None:
-        if self.quiet:
-            return
-        n = int(30 * done / max(self.total, 1))
-        sys.stderr.write(f"\riterations [{'=' * n}{' ' * (30 - n)}] {done}/{self.total} {text}\x1b[K")
-        sys.stderr.flush()
-
-    def clear(self) -> None:
-        if not self.quiet:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+    return tqdm(total=total, initial=done, desc="iterations", unit="it", file=sys.stderr, disable=quiet,
+                dynamic_ncols=True, leave=False)
 
 
-def _say(bar: _Bar, line: str) -> None:
-    bar.clear()
-    print(line, flush=True)
+def _say(bar: Any, line: str) -> None:
+    """A line on stdout above the bar."""
+    bar.write(line, file=sys.stdout)
+    sys.stdout.flush()
 
 
 def when_up(ray: Any, call: Callable[[], Any], timeout: float = 600.0) -> Any:
@@ -263,11 +252,10 @@ def run(
             ray.init(include_dashboard=False, log_to_driver=False, num_cpus=os.cpu_count())
         else:
             ray.init(address=address, log_to_driver=False)
-    replay_state = None
-    if resume is not None and (run_dir / REPLAY).is_file():
-        with np.load(run_dir / REPLAY) as z:
-            replay_state = {k: z[k] for k in z.files}
-    replay = ray.remote(ReplayActor).options(num_cpus=0).remote(t["replay_window"], replay_state)
+    resumed = None
+    if resume is not None and (run_dir / L.REPLAY).is_file():
+        resumed = L.load_replay_arrays(run_dir, cfg)
+    replay = ray.remote(ReplayActor).options(num_cpus=0).remote(t["replay_window"], resumed)
     worker_cls = ray.remote(SelfPlayWorker)
     workers = [
         worker_cls.options(num_cpus=d["cpus_per_worker"], num_gpus=d["gpus_per_worker"], max_restarts=-1,
@@ -287,7 +275,7 @@ def run(
     total_steps = run_cfg["iterations"] * steps
     limit = run_cfg["time_limit_min"] * 60
     start = time.time()
-    bar = _Bar(run_cfg["iterations"], quiet)
+    bar = _bar(run_cfg["iterations"], state.iteration, quiet)
     _say(bar, f"rafle.distributed: {run_cfg['variant']} | net {cfg['net']['blocks']}x{cfg['net']['channels']} | "
               f"{len(workers)} self-play actors x {games_of(cfg, 0)} games | dir {run_dir}")
 
@@ -329,10 +317,7 @@ def run(
     def checkpoint() -> None:
         size, total = ray.get(replay.size.remote())
         learner.save(run_dir, iteration=state.iteration, games=state.games, positions=total, elapsed_s=elapsed())
-        tmp = run_dir / ".tmp-replay.npz"
-        with open(tmp, "wb") as f:
-            np.savez(f, **ray.get(replay.state.remote()))
-        os.replace(tmp, run_dir / REPLAY)
+        ray.get(replay.save.remote(str(run_dir)))
 
     saved_at = state.iteration
     try:
@@ -344,26 +329,25 @@ def run(
             sp = collect(cfg["selfplay"]["positions_per_iteration"])
             sp_s = time.time() - it_start
             state.games += int(sp.get("games", 0))
-            logs: Dict[str, float] = {}
-            t1 = time.time()
             size, _ = ray.get(replay.size.remote())
+            batches = []
             if size >= t["min_replay"]:
                 seed = (run_cfg["seed"] * 31 + state.iteration) % 2**63
                 batches = ray.get(replay.sample.remote(steps, t["batch_size"], seed))
-                sums: Dict[str, float] = {}
-                lag = 0.0
+            lags: List[float] = []
+
+            def tensors() -> Iterator[Dict[str, Any]]:
                 for b in batches:
-                    progress = max(learner.step_count / total_steps, elapsed() / limit if limit else 0.0)
+                    lags.append(float(np.mean(learner.step_count - b["version"])))
                     # Arrays from the object store are read-only: torch copies them.
-                    tensors = {k: torch.tensor(b[k]) for k in L.BATCH_KEYS}
-                    lag += float(np.mean(learner.step_count - b["version"]))
-                    last = learner.step(tensors, progress)
-                    for k, v in last.items():
-                        sums[k] = sums.get(k, 0.0) + v
-                logs = {k: v / len(batches) for k, v in sums.items()}
-                logs["train/lr"] = last["train/lr"]
-                logs["distributed/policy_lag"] = lag / len(batches)
-            train_s = time.time() - t1
+                    yield {k: torch.tensor(b[k]) for k in L.BATCH_KEYS}
+
+            logs = L.train_iteration(
+                learner, tensors(), lambda: max(learner.step_count / total_steps, elapsed() / limit if limit else 0.0),
+                sp, sp_s, overlapped=True)
+            train_s = logs["time/train_s"]
+            if lags:
+                logs["distributed/policy_lag"] = sum(lags) / len(lags)
             state.iteration += 1
             if state.iteration % d["broadcast_every"] == 0:
                 weights = ray.put(_weights(net))
@@ -372,20 +356,10 @@ def run(
                     w.set_weights.remote(weights, version)
             it_s = time.time() - it_start
             logs.update({
-                "time/selfplay_s": sp_s,
-                "time/train_s": train_s,
-                "selfplay/games_per_s": sp.get("games", 0) / it_s,
-                "selfplay/nn_evals_per_s": sp.get("nn_evals", 0) / it_s,
-                "selfplay/avg_batch": sp.get("nn_evals", 0) / max(sp.get("batches", 0), 1),
-                "selfplay/nn_share": sp.get("nn_seconds", 0) / max(sp.get("nn_seconds", 0) + sp.get("tree_seconds", 0), 1e-9),
-                "selfplay/cache_share": sp.get("cache_hits", 0) / max(sp.get("cache_hits", 0) + sp.get("nn_evals", 0), 1),
                 "distributed/workers": len(workers),
                 "distributed/samples_per_s": sp["positions"] / it_s,
                 "distributed/restarts": state.restarts,
             })
-            if sp.get("games"):
-                logs["selfplay/game_length"] = sp["plies"] / sp["games"]
-                logs["selfplay/draw_rate"] = sp["draws"] / sp["games"]
             metrics.log(state.iteration, learner.step_count, elapsed(), logs)
             losses = (f"policy {logs['loss/policy']:.3f} value {logs['loss/value']:.3f}" if "loss/policy" in logs
                       else f"filling replay {size}/{t['min_replay']}")
@@ -393,7 +367,7 @@ def run(
                       f"{logs['distributed/samples_per_s']:.0f} samples/s, {logs['selfplay/nn_evals_per_s']:.0f} evals/s, "
                       f"batch {logs['selfplay/avg_batch']:.0f} | {learner.step_count} steps, {losses} | "
                       f"lag {logs.get('distributed/policy_lag', 0):.1f} | {sp_s:.0f}+{train_s:.0f}s, total {elapsed():.0f}s")
-            bar.show(state.iteration, f"{elapsed():.0f}s")
+            bar.update(1)
             if state.iteration % run_cfg["checkpoint_every"] == 0:
                 checkpoint()
                 saved_at = state.iteration
@@ -402,13 +376,13 @@ def run(
             if on_iteration is not None:
                 on_iteration(state)
     except KeyboardInterrupt:
-        bar.clear()
+        bar.close()
         print("interrupted: writing a checkpoint and stopping the actors", file=sys.stderr, flush=True)
         checkpoint()
         _stop(ray, workers, replay, started)
         metrics.close()
         raise
-    bar.clear()
+    bar.close()
     if saved_at != state.iteration or not (run_dir / L.META).exists():
         checkpoint()
     _stop(ray, workers, replay, started)

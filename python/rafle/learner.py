@@ -2,7 +2,8 @@
 Python (python/examples/alphazero.py, ``python -m rafle.distributed``): the
 same losses, targets, optimiser, learning-rate schedule, replay window and
 run files as the Rust trainer (crates/rafle-zero/src/train.rs, optim.rs,
-replay.rs, metrics.rs, checkpoint.rs), so the two cannot drift apart
+checkpoint.rs; the replay file, metrics and self-play figures are
+rafle-train's own, through the bindings), so the two cannot drift apart
 (python/tests/test_learner.py compares the losses with Rust's).
 
 ::
@@ -23,17 +24,18 @@ lr_final_frac`` as ``progress`` goes from 0 to 1.
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import os
+import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, Union
 
 import numpy as np
 import torch
 from safetensors.torch import load_file, save_file
 
+from rafle import _rafle
 from rafle.model import RafleNet, save_weights
 
 __all__ = [
@@ -46,8 +48,14 @@ __all__ = [
     "fresh_net",
     "inference_dtype",
     "load_learner",
+    "iteration_logs",
+    "load_replay",
+    "load_replay_arrays",
     "losses",
+    "save_replay",
     "steps_per_iteration",
+    "train_iteration",
+    "train_steps",
 ]
 
 PathLike = Union[str, Path]
@@ -56,8 +64,9 @@ PathLike = Union[str, Path]
 ILLEGAL_LOGIT = -1e9
 #: The arrays a training batch needs (from ``SelfPlay.play``).
 BATCH_KEYS = ("obs", "mask", "policy", "value")
-#: Run files, as checkpoint.rs and metrics.rs name them.
+#: Run files, as checkpoint.rs and rafle-train's metrics.rs and replay.rs name them.
 WEIGHTS, META, OPTIMIZER, METRICS = "latest.safetensors", "latest.json", "optimizer.safetensors", "metrics.csv"
+REPLAY = "replay.safetensors"
 
 
 def losses(net: torch.nn.Module, batch: Mapping[str, torch.Tensor], value_weight: float):
@@ -155,6 +164,11 @@ class Replay:
             self.next = int((self.next + m) % self.window)
             self.size = min(self.window, self.size + m)
         self.total_added += n
+
+    def window_arrays(self) -> Dict[str, np.ndarray]:
+        """The positions of the window, oldest first."""
+        order = (self.next + np.arange(self.size)) % self.window if self.size == self.window else np.arange(self.size)
+        return {k: a[order] for k, a in self.arrays.items()}
 
     def sample(self, n: int, rng: np.random.Generator, device: Union[str, torch.device, None] = None):
         """``n`` positions: numpy arrays, or (with ``device``) the training
@@ -259,28 +273,86 @@ class Learner:
         self.step_count = steps
 
 
-class Metrics:
-    """Appends rows to ``RUN_DIR/metrics.csv`` in the Rust trainer's format
-    (``iteration,step,elapsed_s,name,value``) and names (metrics.rs), so
-    ``rafle plot`` draws it."""
+#: ``RUN_DIR/metrics.csv``, written by rafle-train's writer (the names and
+#: format of ``rafle train``): ``Metrics(run_dir, fresh=False)``,
+#: ``.log(iteration, step, elapsed_s, {name: value})``, ``.close()``.
+Metrics = _rafle.MetricsFile
 
-    def __init__(self, run_dir: PathLike, fresh: bool = False) -> None:
-        path = Path(run_dir) / METRICS
-        if fresh and path.exists():
-            path.unlink()
-        new = not path.exists()
-        self.file = open(path, "a", newline="")
-        self.writer = csv.writer(self.file)
-        if new:
-            self.writer.writerow(["iteration", "step", "elapsed_s", "name", "value"])
 
-    def log(self, iteration: int, step: int, elapsed_s: float, values: Mapping[str, float]) -> None:
-        for name, value in values.items():
-            self.writer.writerow([iteration, step, f"{elapsed_s:.1f}", name, repr(float(value))])
-        self.file.flush()
+def train_steps(learner: "Learner", batches: Iterable[Mapping[str, Any]], progress: Callable[[], float]) -> Dict[str, float]:
+    """One optimisation step per batch (``progress()`` before each); the mean
+    losses and the last learning rate, as metric names (empty: no batch)."""
+    sums: Dict[str, float] = {}
+    last: Dict[str, float] = {}
+    n = 0
+    for batch in batches:
+        last = learner.step(batch, progress())
+        for k, v in last.items():
+            sums[k] = sums.get(k, 0.0) + v
+        n += 1
+    if not n:
+        return {}
+    logs = {k: v / n for k, v in sums.items()}
+    logs["train/lr"] = last["train/lr"]
+    return logs
 
-    def close(self) -> None:
-        self.file.close()
+
+def iteration_logs(counters: Mapping[str, float], selfplay_s: float, train_s: float, seconds: float) -> Dict[str, float]:
+    """The ``time/*`` and ``selfplay/*`` metrics of an iteration from summed
+    ``SelfPlay.stats`` counters (rafle-train computes them for both trainers)."""
+    return dict(_rafle.iteration_metrics(dict(counters), selfplay_s, train_s, seconds))
+
+
+def train_iteration(
+    learner: "Learner",
+    batches: Iterable[Mapping[str, Any]],
+    progress: Callable[[], float],
+    counters: Mapping[str, float],
+    selfplay_s: float,
+    overlapped: bool = False,
+) -> Dict[str, float]:
+    """The training half of one iteration and its metrics, shared by
+    python/examples/alphazero.py and ``python -m rafle.distributed``: a step
+    per batch (``train_steps``), then the ``time/*`` and ``selfplay/*``
+    metrics of the iteration's self-play ``counters``. Rates are over the
+    self-play seconds, or over the whole iteration when self-play ran
+    alongside the training (``overlapped``, Ray actors)."""
+    t0 = time.time()
+    logs = train_steps(learner, batches, progress)
+    train_s = time.time() - t0
+    seconds = selfplay_s + train_s if overlapped else selfplay_s
+    logs.update(iteration_logs(counters, selfplay_s, train_s, seconds))
+    return logs
+
+
+def save_replay(run_dir: PathLike, replay: "Replay") -> None:
+    """Writes the window as ``RUN_DIR/replay.safetensors``, the file ``rafle
+    train`` reads (through a temporary file: a kill leaves the last one whole)."""
+    if not len(replay):
+        return
+    run_dir = Path(run_dir)
+    tmp = run_dir / (".tmp-" + REPLAY)
+    _rafle.save_replay(tmp, replay.window_arrays(), replay.total_added)
+    os.replace(tmp, run_dir / REPLAY)
+
+
+def load_replay_arrays(run_dir: PathLike, cfg: Mapping[str, Any]) -> tuple[Dict[str, np.ndarray], int]:
+    """The positions of a run folder's replay file (written by ``rafle
+    train`` or ``save_replay``; the newest ``train.replay_window``), as
+    ``SelfPlay.play`` arrays, and the count of positions ever added."""
+    t = cfg["train"]
+    return _rafle.load_replay(Path(run_dir) / REPLAY, cfg["run"]["variant"], t["replay_window"],
+                              t["value_target_search"])
+
+
+def load_replay(run_dir: PathLike, cfg: Mapping[str, Any]) -> "Replay":
+    """The replay window of a run folder, in a window of ``train.replay_window``."""
+    arrays, total = load_replay_arrays(run_dir, cfg)
+    replay = Replay(cfg["train"]["replay_window"])
+    if len(arrays["obs"]):
+        replay.add(arrays)
+    replay.total_added = total
+    return replay
 
 
 def load_learner(run_dir: PathLike, device: Union[str, torch.device] = "cpu") -> tuple[Learner, Dict[str, Any]]:

@@ -16,6 +16,7 @@ mod raster;
 mod search;
 mod selfplay;
 mod settings;
+mod training;
 mod vec_env;
 
 use pyo3::prelude::*;
@@ -37,6 +38,10 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::load_config, m)?)?;
     m.add_function(wrap_pyfunction!(agents::model_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(training::iteration_metrics, m)?)?;
+    m.add_function(wrap_pyfunction!(training::save_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(training::load_replay, m)?)?;
+    m.add_class::<training::MetricsFile>()?;
     m.add("SMALL_BATCH", rafle_search::network::evaluator::SMALL_BATCH)?;
     m.add("BF16_BATCH", rafle_search::network::evaluator::BF16_BATCH)?;
     m.add_function(wrap_pyfunction!(agents::cpu_has_fast_bf16, m)?)?;

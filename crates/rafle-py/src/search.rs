@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rafle_core::rng::Rng;
 use rafle_search::network::{run_searches, Pick, Search};
+use rafle_train::sample::scatter_policy;
 
 /// What `rafle.search` returns, one row per env.
 #[pyclass(module = "rafle", name = "SearchResult", frozen, get_all)]
@@ -82,9 +83,7 @@ pub fn search(
     let mut policy = vec![0f32; b * na];
     let mut visits = vec![0i32; b * na];
     for (i, (o, s)) in outcomes.iter().zip(&searches).enumerate() {
-        for &(a, p) in &o.policy {
-            policy[i * na + a as usize] = p;
-        }
+        scatter_policy(&o.policy, &mut policy[i * na..(i + 1) * na], None);
         for e in s.root_edges() {
             visits[i * na + e.action as usize] = e.visits as i32;
         }

@@ -11,7 +11,7 @@ use pyo3::types::PyDict;
 use rafle_core::Variant;
 use rafle_search::network::SearchParams;
 use rafle_train::config::{Config, SelfPlayConfig};
-use rafle_train::sample::Sample;
+use rafle_train::sample::{Dense, Sample};
 use rafle_train::selfplay::{SelfPlay as Games, SelfPlayStats};
 
 /// Games of self-play in lockstep, searching with a Python network.
@@ -62,51 +62,35 @@ impl SelfPlay {
     /// The samples as numpy arrays (see `play`).
     fn arrays<'py>(&self, py: Python<'py>, samples: &[Sample]) -> PyResult<Bound<'py, PyDict>> {
         let env = rafle_env::Env::of(self.variant);
-        let [c, h, w] = env.observation_shape();
-        let (p, na) = (samples.len(), env.num_actions());
-        let mut obs = Vec::with_capacity(p * c * h * w);
-        let mut mask = vec![false; p * na];
-        let mut policy = vec![0f32; p * na];
-        let mut value = Vec::with_capacity(p * 3);
-        let mut search_value = Vec::with_capacity(p);
-        let mut result = Vec::with_capacity(p);
-        let mut version = Vec::with_capacity(p);
-        for (i, s) in samples.iter().enumerate() {
-            obs.extend(s.obs_f32());
-            for &(a, pr) in &s.policy {
-                mask[i * na + a as usize] = true;
-                policy[i * na + a as usize] = pr;
-            }
-            value.extend(s.value_target(self.value_target_search));
-            search_value.push(s.q);
-            result.push(s.wdl as i8);
-            version.push(s.version as i64);
-        }
-        let d = PyDict::new(py);
-        d.set_item("obs", obs.into_pyarray(py).reshape([p, c, h, w])?)?;
-        d.set_item("mask", mask.into_pyarray(py).reshape([p, na])?)?;
-        d.set_item("policy", policy.into_pyarray(py).reshape([p, na])?)?;
-        d.set_item("value", value.into_pyarray(py).reshape([p, 3])?)?;
-        d.set_item("search_value", search_value.into_pyarray(py))?;
-        d.set_item("result", result.into_pyarray(py))?;
-        d.set_item("version", version.into_pyarray(py))?;
-        Ok(d)
+        dense_dict(
+            py,
+            env.observation_shape(),
+            env.num_actions(),
+            &Dense::new(samples.iter(), env.num_actions(), self.value_target_search),
+        )
     }
 }
 
-fn add(t: &mut SelfPlayStats, s: &SelfPlayStats) {
-    t.games += s.games;
-    t.white_wins += s.white_wins;
-    t.black_wins += s.black_wins;
-    t.draws += s.draws;
-    t.plies += s.plies;
-    t.positions += s.positions;
-    t.nn_evals += s.nn_evals;
-    t.cache_hits += s.cache_hits;
-    t.batches += s.batches;
-    t.nn_seconds += s.nn_seconds;
-    t.tree_seconds += s.tree_seconds;
-    t.seconds += s.seconds;
+/// Dense arrays as the dict of numpy arrays `SelfPlay.play` returns.
+pub fn dense_dict<'py>(
+    py: Python<'py>,
+    [c, h, w]: [usize; 3],
+    na: usize,
+    d: &Dense,
+) -> PyResult<Bound<'py, PyDict>> {
+    let p = d.result.len();
+    let out = PyDict::new(py);
+    out.set_item("obs", d.obs.clone().into_pyarray(py).reshape([p, c, h, w])?)?;
+    out.set_item("mask", d.mask.clone().into_pyarray(py).reshape([p, na])?)?;
+    out.set_item(
+        "policy",
+        d.policy.clone().into_pyarray(py).reshape([p, na])?,
+    )?;
+    out.set_item("value", d.value.clone().into_pyarray(py).reshape([p, 3])?)?;
+    out.set_item("search_value", d.search_value.clone().into_pyarray(py))?;
+    out.set_item("result", d.result.clone().into_pyarray(py))?;
+    out.set_item("version", d.version.clone().into_pyarray(py))?;
+    Ok(out)
 }
 
 #[pymethods]
@@ -198,7 +182,7 @@ impl SelfPlay {
         })?;
         bar.finish_and_clear();
         let (samples, stats) = out.map_err(|e| raise(&[&self.evaluator.error], e))?;
-        add(&mut self.totals, &stats);
+        self.totals.add(&stats);
         self.arrays(py, &samples)
     }
 
@@ -235,30 +219,17 @@ impl SelfPlay {
         Ok(d)
     }
 
-    /// Totals since this SelfPlay was made: games (white_wins, black_wins,
-    /// draws), plies, positions, nn_evals, cache_hits (leaves answered by a
-    /// game's earlier search instead of the evaluator), cache_share, batches,
-    /// avg_batch, nn_seconds, tree_seconds, nn_share, seconds, evals_per_s,
-    /// games_per_s.
+    /// Totals since this SelfPlay was made: the counters (games,
+    /// white_wins, black_wins, draws, plies, positions, nn_evals, cache_hits,
+    /// batches, nn_seconds, tree_seconds, seconds) and the figures derived
+    /// from them (avg_batch, nn_share, cache_share, evals_per_s, games_per_s).
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let t = &self.totals;
-        let d = PyDict::new(py);
-        d.set_item("games", t.games)?;
-        d.set_item("white_wins", t.white_wins)?;
-        d.set_item("black_wins", t.black_wins)?;
-        d.set_item("draws", t.draws)?;
-        d.set_item("plies", t.plies)?;
-        d.set_item("positions", t.positions)?;
-        d.set_item("nn_evals", t.nn_evals)?;
-        d.set_item("cache_hits", t.cache_hits)?;
+        let d = to_py(py, t)?.cast_into::<PyDict>()?;
         d.set_item("cache_share", t.cache_share())?;
-        d.set_item("batches", t.batches)?;
         d.set_item("avg_batch", t.avg_batch())?;
-        d.set_item("nn_seconds", t.nn_seconds)?;
-        d.set_item("tree_seconds", t.tree_seconds)?;
         d.set_item("nn_share", t.nn_share())?;
-        d.set_item("seconds", t.seconds)?;
         let per_s = |x: u64| x as f64 / t.seconds.max(1e-9);
         d.set_item("evals_per_s", per_s(t.nn_evals))?;
         d.set_item("games_per_s", per_s(t.games))?;

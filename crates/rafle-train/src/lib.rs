@@ -6,8 +6,12 @@
 //! - [`config`]: the run configuration (one TOML file, one struct per table).
 //! - [`selfplay`]: games in lockstep searching with one evaluator, turning
 //!   full searches into training [`sample`]s.
-//! - [`sample`]: a training position and its targets.
+//! - [`sample`]: a training position, its targets, samples as dense arrays.
+//! - [`replay`]: the replay window and its file (one format for both trainers).
+//! - [`metrics`]: `metrics.csv` and the names and derived figures in it.
 
 pub mod config;
+pub mod metrics;
+pub mod replay;
 pub mod sample;
 pub mod selfplay;

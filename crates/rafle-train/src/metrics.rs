@@ -1,30 +1,30 @@
-//! Metrics as a long CSV, `RUN_DIR/metrics.csv`:
+//! Metrics as a long CSV, `RUN_DIR/metrics.csv`, written and read by both
+//! trainers (Python through the bindings) with the same names:
 //!
 //! ```text
 //! iteration,step,elapsed_s,name,value
 //! 3,120,95.2,loss/policy,2.314
 //! ```
 //!
-//! Names are fixed: `loss/policy`, `loss/value`, `loss/total`, `train/lr`,
-//! `selfplay/games_per_s`, `selfplay/nn_evals_per_s`, `selfplay/avg_batch`,
-//! `selfplay/nn_share` (share of self-play time in the network),
-//! `selfplay/cache_share` (share of search leaves answered by the game's
-//! previous search instead of the network),
-//! `selfplay/game_length`, `selfplay/draw_rate`, `time/selfplay_s`,
-//! `time/train_s` (seconds of the iteration), `eval/score_vs_<spec>`,
-//! `eval/elo` (Elo difference to the first opponent).
+//! Names: `loss/policy`, `loss/value`, `loss/total`, `train/lr`,
+//! `time/selfplay_s`, `time/train_s` (seconds of the iteration), the
+//! self-play figures of [`selfplay_metrics`], `eval/score_vs_<spec>`,
+//! `eval/elo` (Elo difference to the first opponent); `python -m
+//! rafle.distributed` adds `distributed/*`. A name may hold commas (a spec
+//! like `alphabeta:d=8,t=1s`): the csv crate quotes it.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::selfplay::SelfPlayStats;
 
 pub const FILE: &str = "metrics.csv";
-const HEADER: &str = "iteration,step,elapsed_s,name,value";
 
 /// One row.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub iteration: u64,
     pub step: u64,
@@ -36,23 +36,25 @@ pub struct Row {
 /// Appends rows to a run's metrics file.
 #[derive(Debug)]
 pub struct Metrics {
-    file: File,
+    writer: csv::Writer<File>,
 }
 
 impl Metrics {
-    /// Opens (appending) or creates `dir/metrics.csv`.
-    pub fn open(dir: &Path) -> Result<Metrics> {
+    /// Opens (appending) or creates `dir/metrics.csv`; `fresh` starts it anew.
+    pub fn open(dir: &Path, fresh: bool) -> Result<Metrics> {
         let path = dir.join(FILE);
-        let fresh = !path.exists();
-        let mut file = OpenOptions::new()
+        if fresh && path.exists() {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+        let new = !path.exists();
+        let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&path)
             .with_context(|| format!("cannot open {}", path.display()))?;
-        if fresh {
-            writeln!(file, "{HEADER}")?;
-        }
-        Ok(Metrics { file })
+        let writer = csv::WriterBuilder::new().has_headers(new).from_writer(file);
+        Ok(Metrics { writer })
     }
 
     pub fn log(
@@ -63,11 +65,14 @@ impl Metrics {
         name: &str,
         value: f64,
     ) -> Result<()> {
-        writeln!(
-            self.file,
-            "{iteration},{step},{elapsed_s:.1},{name},{value}"
-        )?;
-        self.file.flush()?;
+        self.writer.serialize(Row {
+            iteration,
+            step,
+            elapsed_s: (elapsed_s * 10.0).round() / 10.0,
+            name: name.to_string(),
+            value,
+        })?;
+        self.writer.flush()?;
         Ok(())
     }
 }
@@ -75,25 +80,77 @@ impl Metrics {
 /// Reads every row of `dir/metrics.csv`.
 pub fn read(dir: &Path) -> Result<Vec<Row>> {
     let path = dir.join(FILE);
-    let f = File::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut rows = Vec::new();
-    for (i, line) in BufReader::new(f).lines().enumerate() {
-        let line = line?;
-        if i == 0 || line.trim().is_empty() {
-            continue;
-        }
-        let parts: Vec<&str> = line.split(',').collect();
-        let bad = || anyhow::anyhow!("{} line {}: expected {HEADER}", path.display(), i + 1);
-        if parts.len() != 5 {
-            return Err(bad());
-        }
-        rows.push(Row {
-            iteration: parts[0].parse().map_err(|_| bad())?,
-            step: parts[1].parse().map_err(|_| bad())?,
-            elapsed_s: parts[2].parse().map_err(|_| bad())?,
-            name: parts[3].to_string(),
-            value: parts[4].parse().map_err(|_| bad())?,
-        });
+    let mut reader =
+        csv::Reader::from_path(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    reader
+        .deserialize()
+        .map(|r| r.with_context(|| format!("{}", path.display())))
+        .collect()
+}
+
+/// The time and self-play figures of one iteration, by metric name: the
+/// seconds of its self-play and its training (`time/selfplay_s`,
+/// `time/train_s`), then [`selfplay_metrics`].
+pub fn iteration_metrics(
+    st: &SelfPlayStats,
+    selfplay_s: f64,
+    train_s: f64,
+    seconds: f64,
+) -> Vec<(&'static str, f64)> {
+    let mut out = vec![("time/selfplay_s", selfplay_s), ("time/train_s", train_s)];
+    out.extend(selfplay_metrics(st, seconds));
+    out
+}
+
+/// The self-play figures of one iteration, by metric name: rates over
+/// `seconds` (`selfplay/games_per_s`, `selfplay/nn_evals_per_s`), the
+/// average batch, the network's share of self-play time
+/// (`selfplay/nn_share`), the share of leaves answered by a game's earlier
+/// search (`selfplay/cache_share`) and, when games finished, their
+/// average length and draw rate.
+pub fn selfplay_metrics(st: &SelfPlayStats, seconds: f64) -> Vec<(&'static str, f64)> {
+    let per_s = |x: u64| x as f64 / seconds.max(1e-9);
+    let mut out = vec![
+        ("selfplay/games_per_s", per_s(st.games)),
+        ("selfplay/nn_evals_per_s", per_s(st.nn_evals)),
+        ("selfplay/avg_batch", st.avg_batch()),
+        ("selfplay/nn_share", st.nn_share()),
+        ("selfplay/cache_share", st.cache_share()),
+    ];
+    if st.games > 0 {
+        out.push(("selfplay/game_length", st.plies as f64 / st.games as f64));
+        out.push(("selfplay/draw_rate", st.draws as f64 / st.games as f64));
     }
-    Ok(rows)
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_with_commas_in_names_read_back() {
+        let dir = std::env::temp_dir().join(format!("rafle-metrics-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut m = Metrics::open(&dir, true).unwrap();
+        m.log(1, 10, 3.04, "eval/score_vs_alphabeta:d=8,t=1s", 0.5)
+            .unwrap();
+        m.log(2, 20, 6.0, "loss/total", 1.25).unwrap();
+        drop(m);
+        // Appending keeps one header.
+        Metrics::open(&dir, false)
+            .unwrap()
+            .log(3, 30, 9.0, "train/lr", 0.01)
+            .unwrap();
+        let rows = read(&dir).unwrap();
+        let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["eval/score_vs_alphabeta:d=8,t=1s", "loss/total", "train/lr"]
+        );
+        assert_eq!((rows[0].elapsed_s, rows[2].value), (3.0, 0.01));
+        std::fs::write(dir.join(FILE), "iteration,step\n1,x\n").unwrap();
+        assert!(read(&dir).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

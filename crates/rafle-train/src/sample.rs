@@ -46,6 +46,104 @@ impl Sample {
     }
 }
 
+/// Writes a sparse policy into its row of a dense `[P, A]` array (and the
+/// support into the legal mask's row, when given).
+pub fn scatter_policy(policy: &[(u16, f32)], row: &mut [f32], mask: Option<&mut [bool]>) {
+    for &(a, p) in policy {
+        row[a as usize] = p;
+    }
+    if let Some(mask) = mask {
+        for &(a, _) in policy {
+            mask[a as usize] = true;
+        }
+    }
+}
+
+/// Samples as dense arrays, row `i` for sample `i` (P samples, A actions,
+/// L floats per observation): what a training step takes, in Rust (as tch
+/// tensors) and in Python (as numpy arrays, `SelfPlay.play`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dense {
+    /// `[P, L]` observations as floats again.
+    pub obs: Vec<f32>,
+    /// `[P, A]` legal actions (the support of the policy target).
+    pub mask: Vec<bool>,
+    /// `[P, A]` policy target, 0 off the mask.
+    pub policy: Vec<f32>,
+    /// `[P, 3]` value target (win, draw, loss), see [`Sample::value_target`].
+    pub value: Vec<f32>,
+    /// `[P]` root search value.
+    pub search_value: Vec<f32>,
+    /// `[P]` result class (0 win, 1 draw, 2 loss).
+    pub result: Vec<i8>,
+    /// `[P]` evaluator version that searched the position.
+    pub version: Vec<i64>,
+}
+
+impl Dense {
+    /// Stacks `samples` for `actions` actions; `search_weight` is the share
+    /// of the search value in the value target.
+    pub fn new<'a>(
+        samples: impl ExactSizeIterator<Item = &'a Sample>,
+        actions: usize,
+        search_weight: f32,
+    ) -> Dense {
+        let p = samples.len();
+        let mut d = Dense {
+            mask: vec![false; p * actions],
+            policy: vec![0f32; p * actions],
+            value: Vec::with_capacity(p * 3),
+            search_value: Vec::with_capacity(p),
+            result: Vec::with_capacity(p),
+            version: Vec::with_capacity(p),
+            obs: Vec::new(),
+        };
+        for (i, s) in samples.enumerate() {
+            if i == 0 {
+                d.obs.reserve(p * s.obs.len());
+            }
+            d.obs.extend(s.obs_f32());
+            let row = i * actions..(i + 1) * actions;
+            scatter_policy(
+                &s.policy,
+                &mut d.policy[row.clone()],
+                Some(&mut d.mask[row]),
+            );
+            d.value.extend(s.value_target(search_weight));
+            d.search_value.push(s.q);
+            d.result.push(s.wdl as i8);
+            d.version.push(s.version as i64);
+        }
+        d
+    }
+
+    /// The samples of dense rows again (the policy's support is the mask;
+    /// observations quantised): what a replay file stores of arrays.
+    pub fn samples(&self, actions: usize) -> Vec<Sample> {
+        let p = self.result.len();
+        let obs_len = self.obs.len() / p.max(1);
+        (0..p)
+            .map(|i| {
+                let row = i * actions..(i + 1) * actions;
+                let policy = self.mask[row.clone()]
+                    .iter()
+                    .zip(&self.policy[row])
+                    .enumerate()
+                    .filter(|(_, (&m, _))| m)
+                    .map(|(a, (_, &pr))| (a as u16, pr))
+                    .collect();
+                Sample {
+                    obs: Sample::quantise(&self.obs[i * obs_len..(i + 1) * obs_len]),
+                    policy,
+                    wdl: self.result[i].clamp(0, 2) as u8,
+                    q: self.search_value[i],
+                    version: self.version.get(i).map_or(0, |&v| v.max(0) as u64),
+                }
+            })
+            .collect()
+    }
+}
+
 /// A WDL distribution with expected value `q`: [max(q, 0), 1 - |q|, max(-q, 0)].
 pub fn wdl_of_value(q: f32) -> [f32; 3] {
     let q = q.clamp(-1.0, 1.0);
@@ -90,5 +188,30 @@ mod tests {
         }
         assert_eq!(wdl_of_value(0.0), [0.0, 1.0, 0.0]);
         assert_eq!(wdl_of_value(-0.5), [0.0, 0.5, 0.5]);
+    }
+
+    #[test]
+    fn dense_rows_round_trip_to_samples() {
+        let samples = [
+            Sample {
+                obs: vec![0, 51, 255],
+                policy: vec![(1, 0.25), (4, 0.75)],
+                wdl: 2,
+                q: -0.5,
+                version: 3,
+            },
+            Sample {
+                obs: vec![255, 0, 102],
+                policy: vec![(0, 1.0)],
+                wdl: 1,
+                q: 0.0,
+                version: 4,
+            },
+        ];
+        let d = Dense::new(samples.iter(), 5, 0.0);
+        assert_eq!(d.mask[..5], [false, true, false, false, true]);
+        assert_eq!(d.policy[5..], [1.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(d.value[..3], [0.0, 0.0, 1.0]);
+        assert_eq!(d.samples(5), samples);
     }
 }

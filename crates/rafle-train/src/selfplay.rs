@@ -33,8 +33,10 @@ use rafle_search::network::{
     Client, EvalError, Evaluator, LeafSlots, Lockstep, Pick, Request, Search, SearchParams,
 };
 
-/// Counters of one [`SelfPlay::run`] call.
-#[derive(Clone, Debug, Default)]
+/// Counters of one [`SelfPlay::run`] call (serde: the dict Python's
+/// `SelfPlay.stats` gives, and reads back for [`crate::metrics`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct SelfPlayStats {
     pub games: u64,
     pub white_wins: u64,
@@ -53,6 +55,22 @@ pub struct SelfPlayStats {
 }
 
 impl SelfPlayStats {
+    /// Adds another call's counters.
+    pub fn add(&mut self, s: &SelfPlayStats) {
+        self.games += s.games;
+        self.white_wins += s.white_wins;
+        self.black_wins += s.black_wins;
+        self.draws += s.draws;
+        self.plies += s.plies;
+        self.positions += s.positions;
+        self.nn_evals += s.nn_evals;
+        self.cache_hits += s.cache_hits;
+        self.batches += s.batches;
+        self.nn_seconds += s.nn_seconds;
+        self.tree_seconds += s.tree_seconds;
+        self.seconds += s.seconds;
+    }
+
     pub fn avg_batch(&self) -> f64 {
         self.nn_evals as f64 / self.batches.max(1) as f64
     }

@@ -5,7 +5,8 @@
 //! RUN_DIR/latest.safetensors   network weights (VarStore names, see net.rs)
 //! RUN_DIR/latest.json          Metadata: config, step, variant, network shape
 //! RUN_DIR/optimizer.safetensors optimiser moments
-//! RUN_DIR/replay.bin           replay buffer
+//! RUN_DIR/replay.safetensors   replay window (rafle_train::replay, shared
+//!                              with the Python learner)
 //! RUN_DIR/latest.probe.safetensors  a few observations and the network's
 //!                              outputs on them (`obs`, `policy_logits`,
 //!                              `wdl_logits`), and a training batch on them
@@ -29,15 +30,15 @@ use tch::{Device, Tensor};
 use crate::net::{Net, NetShape};
 use crate::optim::Optimizer;
 use crate::replay::Batch;
-use crate::replay::Replay;
 use crate::train::batch_losses;
 use rafle_train::config::Config;
 use rafle_train::config::InferenceDtype;
+use rafle_train::replay::Replay;
 
 pub const WEIGHTS: &str = "latest.safetensors";
 pub const META: &str = "latest.json";
 pub const OPTIMIZER: &str = "optimizer.safetensors";
-pub const REPLAY: &str = "replay.bin";
+pub const REPLAY: &str = "replay.safetensors";
 pub const PROBE: &str = "latest.probe.safetensors";
 /// Positions in the probe file.
 pub const PROBE_POSITIONS: usize = 4;

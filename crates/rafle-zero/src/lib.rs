@@ -1,18 +1,17 @@
 //! rafle-zero: what needs tch. The policy/value network ([`net`], an
 //! evaluator of rafle-search's network search), the replay buffer
-//! ([`replay`]), the optimiser ([`optim`]), the training loop ([`train`]:
-//! rafle-search's batched self-play with this network, then training steps),
-//! checkpoints ([`checkpoint`]), metrics and plots ([`metrics`], [`plot`])
+//! batches as tensors ([`replay`]), the optimiser ([`optim`]), the training
+//! loop ([`train`]: rafle-train's batched self-play with this network, then
+//! training steps), checkpoints ([`checkpoint`]), plots of the metrics ([`plot`])
 //! and a checkpoint as an arena side ([`model`]). One run is described by a
 //! `rafle_train::config::Config`. The binary is the `rafle` command line.
 //!
 //! Everything that links tch is behind the default feature `torch`; without
-//! it only [`metrics`] and [`plot`] remain, and the command line keeps the
+//! it only [`plot`] remains, and the command line keeps the
 //! commands that need no network (README, "Without libtorch").
 
 #[cfg(feature = "torch")]
 pub mod checkpoint;
-pub mod metrics;
 #[cfg(feature = "torch")]
 pub mod model;
 #[cfg(feature = "torch")]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use plotters::prelude::*;
 
-use crate::metrics;
+use rafle_train::metrics;
 
 /// Writes the plots of a run; returns the files written.
 pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>> {

@@ -14,7 +14,7 @@
 //! cross-entropy against the game result, optionally mixed with the search
 //! value (`train.value_target_search`, see [`Sample::value_target`]).
 //!
-//! [`Sample::value_target`]: crate::replay::Sample::value_target
+//! [`Sample::value_target`]: rafle_train::sample::Sample::value_target
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -29,11 +29,12 @@ use rafle_train::selfplay::SelfPlay;
 use tch::{Kind, Tensor};
 
 use crate::checkpoint::{self, Metadata};
-use crate::metrics::Metrics;
 use crate::model::network_side;
 use crate::net::{self, masked_logits, Inference, Net, NetShape};
 use crate::optim::{lr_at, Optimizer};
-use crate::replay::{Batch, Replay};
+use crate::replay::Batch;
+use rafle_train::metrics::{iteration_metrics, Metrics};
+use rafle_train::replay::Replay;
 
 /// Losses of one step (or the mean of several).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -118,10 +119,8 @@ impl Trainer {
     /// A fresh run replaces the metrics of any earlier run in that folder.
     pub fn new(cfg: Config, quiet: bool) -> Result<Trainer> {
         let dir = PathBuf::from(&cfg.run.out_dir);
-        let old = dir.join(crate::metrics::FILE);
-        if old.exists() {
-            std::fs::remove_file(&old)
-                .with_context(|| format!("cannot replace {}", old.display()))?;
+        if dir.is_dir() {
+            Metrics::open(&dir, true)?;
         }
         Trainer::build(cfg, None, dir, quiet)
     }
@@ -228,7 +227,7 @@ impl Trainer {
             "iterations {bar:30} {pos}/{len} [{elapsed_precise}<{eta_precise}] {msg}",
         ));
         iter_bar.set_position(self.iteration);
-        let mut metrics = Metrics::open(&self.dir)?;
+        let mut metrics = Metrics::open(&self.dir, false)?;
         let total_steps = total_iters * self.steps_per_iteration();
         let limit = self.cfg.run.time_limit_min * 60.0;
         let mut saved_at = self.iteration;
@@ -277,14 +276,12 @@ impl Trainer {
                 let tr_bar = mp.add(ProgressBar::new(n));
                 tr_bar.set_style(style("  training   {bar:30} {pos}/{len} steps {msg}"));
                 let device = self.net.device();
-                let [c, h, w] = rafle_env::Env::of(self.variant).observation_shape();
                 for _ in 0..n {
                     let batch = {
                         let picks = self.replay.sample(self.cfg.train.batch_size, &mut self.rng);
                         Batch::new(
                             &picks,
-                            [c, h, w],
-                            self.net.shape.actions,
+                            &self.net.shape,
                             self.cfg.train.value_target_search as f32,
                             device,
                         )
@@ -318,7 +315,6 @@ impl Trainer {
             let train_s = train_start.elapsed().as_secs_f64();
             self.iteration = it;
             let now = elapsed(&start, self.elapsed_before);
-            let sp_s = st.seconds.max(1e-9);
             let mut log = |name: &str, value: f64| metrics.log(it, self.step, now, name, value);
             if steps > 0 {
                 let k = steps as f64;
@@ -327,16 +323,8 @@ impl Trainer {
                 log("loss/total", losses.total / k)?;
                 log("train/lr", last_lr)?;
             }
-            log("time/selfplay_s", st.seconds)?;
-            log("time/train_s", train_s)?;
-            log("selfplay/games_per_s", st.games as f64 / sp_s)?;
-            log("selfplay/nn_evals_per_s", st.nn_evals as f64 / sp_s)?;
-            log("selfplay/avg_batch", st.avg_batch())?;
-            log("selfplay/nn_share", st.nn_share())?;
-            log("selfplay/cache_share", st.cache_share())?;
-            if st.games > 0 {
-                log("selfplay/game_length", st.plies as f64 / st.games as f64)?;
-                log("selfplay/draw_rate", st.draws as f64 / st.games as f64)?;
+            for (name, value) in iteration_metrics(&st, st.seconds, train_s, st.seconds) {
+                log(name, value)?;
             }
             let loss_txt = if steps > 0 {
                 format!(
@@ -358,7 +346,7 @@ impl Trainer {
                 st.black_wins,
                 st.draws,
                 st.plies as f64 / st.games.max(1) as f64,
-                st.nn_evals as f64 / sp_s,
+                st.nn_evals as f64 / st.seconds.max(1e-9),
                 st.avg_batch(),
                 100.0 * st.nn_share(),
                 100.0 * st.cache_share(),

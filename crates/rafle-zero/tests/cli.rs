@@ -206,3 +206,28 @@ fn bad_input_gives_one_line_and_a_non_zero_exit() {
         assert!(out.is_empty(), "{args:?}: stdout {out:?}");
     }
 }
+
+#[test]
+fn plot_draws_a_run_whose_opponent_spec_holds_a_comma() {
+    // `alphabeta:d=8,t=1s` in a metric name is quoted in metrics.csv.
+    let dir = std::env::temp_dir().join(format!("rafle-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut m = rafle_train::metrics::Metrics::open(&dir, true).unwrap();
+    for it in 1..=3u64 {
+        m.log(it, it * 10, it as f64, "loss/policy", 2.0 / it as f64)
+            .unwrap();
+        m.log(
+            it,
+            it * 10,
+            it as f64,
+            "eval/score_vs_alphabeta:d=8,t=1s",
+            0.2 * it as f64,
+        )
+        .unwrap();
+    }
+    drop(m);
+    let out = ok(&["plot", dir.to_str().unwrap()]);
+    assert!(out.contains("eval.png"), "{out}");
+    assert!(dir.join("plots/eval.png").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}

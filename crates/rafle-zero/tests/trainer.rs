@@ -5,10 +5,11 @@ use std::path::Path;
 
 use rafle_core::rng::Rng;
 use rafle_train::config::{Config, InferenceDtype};
+use rafle_train::metrics;
+use rafle_train::replay::Replay;
 use rafle_zero::checkpoint::{self, load_net, probe_positions};
-use rafle_zero::metrics;
 use rafle_zero::optim::Optimizer;
-use rafle_zero::replay::{Batch, Replay};
+use rafle_zero::replay::Batch;
 use rafle_zero::train::{train_step, Trainer};
 use tch::Device;
 
@@ -62,7 +63,7 @@ fn smoke_run_losses_are_finite_and_a_fixed_batch_is_learnt() {
     // Training on one fixed batch drives its policy loss down.
     let mut rng = Rng::new(3);
     let picks = t.replay.sample(16, &mut rng);
-    let batch = Batch::new(&picks, [8, 8, 8], t.net.shape.actions, 0.5, Device::Cpu);
+    let batch = Batch::new(&picks, &t.net.shape, 0.5, Device::Cpu);
     let mut opt = Optimizer::new(&t.net.vs, &t.cfg.train);
     let first = train_step(&t.net, &mut opt, &batch, 1.0, 0.01);
     let mut last = first;
