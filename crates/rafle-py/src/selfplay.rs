@@ -15,8 +15,9 @@ use rafle_train::sample::{Dense, Sample};
 use rafle_train::selfplay::{SelfPlay as Games, SelfPlayStats};
 
 /// Games of self-play in lockstep, searching with a Python network.
-/// The keyword arguments are the `[search]` and `[selfplay]` fields of a
-/// config file (documented in `crates/rafle-train/src/config.rs`);
+/// `search` is a `[search]` table (a dict; its fields are documented in
+/// `crates/rafle-search/src/network/params.rs`) and search keywords override
+/// single fields of it; `num_games`, `max_plies` are the `[selfplay]` fields;
 /// `opening_plies = k` opens each game with up to k random moves.
 #[pyclass(module = "rafle", name = "SelfPlay")]
 #[derive(Debug)]
