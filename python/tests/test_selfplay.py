@@ -168,7 +168,7 @@ def test_search_tables_pass_through_as_dicts() -> None:
     assert {k: sp.settings[k] for k in cfg["search"]} == cfg["search"] and sp.num_games == 3
     a = rafle.NetworkAgent(hashed(896), search={"c_puct": 2.5, "algorithm": "puct", "gumbel_m": 8}, gumbel_m=4)
     s = a.search_settings
-    assert (s["c_puct"], s["gumbel_m"], a.algorithm, a.simulations) == (2.5, 4, "puct", 64)
+    assert (s["c_puct"], s["gumbel_m"], a.algorithm, a.simulations, s["simulations"]) == (2.5, 4, "puct", 64, 64)
     assert rafle.NetworkAgent(hashed(896), search={"simulations": 9}).simulations == 9
     with pytest.raises(ValueError, match="unknown field `c_puck`"):
         rafle.NetworkAgent(hashed(896), search={"c_puck": 1.0})

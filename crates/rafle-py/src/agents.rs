@@ -156,7 +156,12 @@ impl NetworkAgent {
         check_callable(&evaluator)?;
         let simulations = simulations_of(simulations, search, 64)?;
         let algorithm = algorithm.map(|a| a.into()).unwrap_or_default();
-        let params = search_params(search, &[("algorithm", algorithm)], knobs)?;
+        let mut params = search_params(search, &[("algorithm", algorithm)], knobs)?;
+        // The table given back says how many simulations this agent runs
+        // (0, the policy's move, leaves the table's own number).
+        if simulations > 0 {
+            params.simulations = simulations;
+        }
         Ok(NetworkAgent {
             evaluator: evaluator.unbind(),
             params,
