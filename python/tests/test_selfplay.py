@@ -177,3 +177,27 @@ def test_search_tables_pass_through_as_dicts() -> None:
     cfg["search"]["leaves_per_round"] = 0
     with pytest.raises(ValueError, match="search.leaves_per_round"):
         rafle.SelfPlay.from_config(cfg, hashed(896))
+
+
+def test_replay_and_metrics_files_reject_bad_input(tmp_path: Path) -> None:
+    batch = rafle.SelfPlay("thai", hashed(896), num_games=4, simulations=4, seed=3).play(20)
+    path = tmp_path / "replay.safetensors"
+    rafle._rafle.save_replay(path, batch, 20)
+    arrays, total = rafle._rafle.load_replay(path, "thai", 100)
+    assert total == 20 and np.array_equal(arrays["mask"], batch["mask"])
+    with pytest.raises(ValueError, match="international"):
+        rafle._rafle.load_replay(path, "international", 100)
+    with pytest.raises(ValueError, match="window"):
+        rafle._rafle.load_replay(path, "thai", 0)
+    with pytest.raises(ValueError, match="mask"):
+        rafle._rafle.save_replay(path, {k: v for k, v in batch.items() if k != "mask"}, 20)
+    (tmp_path / "bad.safetensors").write_bytes(b"not a replay")
+    with pytest.raises(ValueError, match="not a rafle replay file"):
+        rafle._rafle.load_replay(tmp_path / "bad.safetensors", "thai", 100)
+    m = rafle._rafle.MetricsFile(tmp_path, fresh=True)
+    m.log(1, 2, 3.0, {"eval/score_vs_alphabeta:d=8,t=1s": 0.5})
+    m.close()
+    with pytest.raises(ValueError, match="closed"):
+        m.log(1, 2, 3.0, {"loss/total": 1.0})
+    with pytest.raises(ValueError, match="nn_evals"):
+        rafle._rafle.iteration_metrics({"nn_evals": "many"}, 1.0, 1.0, 1.0)
