@@ -61,12 +61,20 @@ pub fn write_game(rec: &GameRecord, event: &str) -> String {
         line.push_str(&tok);
         line.push(' ');
     }
-    if line.len() + result.len() > 79 {
-        out.push_str(line.trim_end());
-        out.push('\n');
-        line.clear();
+    // A forfeit's detail as a comment before the result (braces end a
+    // PDN comment, so none inside).
+    let comment = rec
+        .detail
+        .as_ref()
+        .map(|d| format!("{{{}}} ", d.replace(['{', '}'], "")));
+    for tok in comment.iter().map(String::as_str).chain([result]) {
+        if !line.is_empty() && line.len() + tok.len() > 79 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+        }
+        line.push_str(tok);
     }
-    line.push_str(result);
     out.push_str(&line);
     out.push_str("\n\n");
     out

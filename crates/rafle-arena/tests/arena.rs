@@ -7,7 +7,7 @@ use rafle_arena::play::{round_robin, ArenaConfig, MatchResult, Side};
 use rafle_arena::NetworkSide;
 use rafle_core::{EndReason, Game, Move, Variant};
 use rafle_search::network::{self, EvalError, Evaluator, Leaves, NetworkPlayer, SearchParams};
-use rafle_search::{parse_player, Player, PlayerFactory};
+use rafle_search::{parse_player, Forfeit, Player, PlayerFactory};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -154,15 +154,92 @@ impl Player for Cheat {
     fn name(&self) -> String {
         "cheat".into()
     }
-    fn choose(&mut self, game: &Game) -> Move {
+    fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
         let mut g = game.clone();
         let mut flipped = *g.position();
         flipped.side = flipped.side.opponent();
         g = Game::from_position(g.variant(), flipped);
-        g.legal_moves()
+        Ok(g.legal_moves()
             .first()
             .copied()
-            .unwrap_or(game.legal_moves()[0])
+            .unwrap_or(game.legal_moves()[0]))
+    }
+}
+
+/// Plays randomly, and gives up (like a crashed engine) at ply `at` of
+/// games whose seed is odd, or of every game when `always`.
+struct Quitter {
+    at: usize,
+    always: bool,
+    seed: u64,
+    inner: Box<dyn Player>,
+}
+impl Player for Quitter {
+    fn name(&self) -> String {
+        "quitter".into()
+    }
+    fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
+        if game.ply() >= self.at && (self.always || self.seed % 2 == 1) {
+            return Err(Forfeit::new(EndReason::EngineFailure, "exited (status 3)"));
+        }
+        self.inner.choose(game)
+    }
+}
+
+fn quitter(at: usize, always: bool, v: Variant) -> Side {
+    let random = parse_player("random", v).unwrap();
+    Side::Player(Arc::new(move |seed| {
+        Box::new(Quitter {
+            at,
+            always,
+            seed,
+            inner: random(seed),
+        }) as Box<dyn Player>
+    }))
+}
+
+#[test]
+fn a_forfeit_loses_that_game_with_its_reason_and_detail() {
+    let v = Variant::International;
+    let m = play_match(v, &quitter(10, false, v), &player("random", v), &cfg(16, 5));
+    let forfeits: Vec<_> = m
+        .games
+        .iter()
+        .filter(|g| g.termination == EndReason::EngineFailure)
+        .collect();
+    assert!(
+        !forfeits.is_empty() && forfeits.len() < 16,
+        "{}",
+        forfeits.len()
+    );
+    for g in &forfeits {
+        assert_eq!(g.a_result().losses, 1, "the quitter lost game {}", g.round);
+        assert_eq!(g.detail.as_deref(), Some("quitter: exited (status 3)"));
+        let text = rafle_arena::pdn::write_game(g, "t");
+        assert!(text.contains("[Termination \"engine failure\"]"), "{text}");
+        assert!(text.contains("{quitter: exited (status 3)}"), "{text}");
+        // The comment does not disturb reading the game back.
+        let back = read_games(&text).unwrap();
+        assert_eq!(back[0].moves.len(), g.moves.len());
+    }
+}
+
+#[test]
+fn forfeits_in_a_row_stop_the_match_with_the_reason() {
+    let v = Variant::Checkers;
+    for threads in [1, 2] {
+        let c = ArenaConfig {
+            max_forfeits: 3,
+            threads: Some(threads),
+            ..cfg(40, 1)
+        };
+        match rafle_arena::play_match(v, &quitter(0, true, v), &player("random", v), &c) {
+            Err(EvalError::Aborted(why)) => {
+                assert!(why.contains("3 forfeits in a row"), "{why}");
+                assert!(why.contains("engine failure (quitter: exited"), "{why}");
+            }
+            other => panic!("expected an abort, got {:?}", other.map(|m| m.wdl)),
+        }
     }
 }
 

@@ -42,12 +42,18 @@ pub enum EndReason {
     FirstKing,
     /// Russian: kings on both sides and the material unchanged too long.
     UnchangedMaterial,
+    /// An engine player ran past its time (the arena's loss, not a rule).
+    TimeForfeit,
+    /// An engine player's process exited or its connection closed.
+    EngineFailure,
+    /// An engine player sent what its protocol does not allow.
+    ProtocolError,
 }
 
 impl EndReason {
     /// Every reason, in code order (`ALL[r.code()] == r`; codes never change
     /// meaning, new reasons go at the end).
-    pub const ALL: [EndReason; 9] = [
+    pub const ALL: [EndReason; 12] = [
         EndReason::NoLegalMove,
         EndReason::Repetition,
         EndReason::NoProgress,
@@ -57,6 +63,9 @@ impl EndReason {
         EndReason::MaxPlies,
         EndReason::FirstKing,
         EndReason::UnchangedMaterial,
+        EndReason::TimeForfeit,
+        EndReason::EngineFailure,
+        EndReason::ProtocolError,
     ];
 
     /// The index in [`EndReason::ALL`].
@@ -66,7 +75,19 @@ impl EndReason {
 
     /// Ended by a rule of the game (not a forfeit or a cap).
     pub fn by_rule(self) -> bool {
-        !matches!(self, EndReason::IllegalMove | EndReason::MaxPlies)
+        !self.is_forfeit() && self != EndReason::MaxPlies
+    }
+
+    /// A player lost by failing to move (an illegal move, or an engine's
+    /// time, crash or protocol fault), not by the position.
+    pub fn is_forfeit(self) -> bool {
+        matches!(
+            self,
+            EndReason::IllegalMove
+                | EndReason::TimeForfeit
+                | EndReason::EngineFailure
+                | EndReason::ProtocolError
+        )
     }
 
     pub fn name(self) -> &'static str {
@@ -80,6 +101,9 @@ impl EndReason {
             EndReason::UnchangedMaterial => "unchanged material",
             EndReason::IllegalMove => "illegal move",
             EndReason::MaxPlies => "max plies",
+            EndReason::TimeForfeit => "time forfeit",
+            EndReason::EngineFailure => "engine failure",
+            EndReason::ProtocolError => "protocol error",
         }
     }
 }

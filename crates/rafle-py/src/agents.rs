@@ -88,6 +88,9 @@ impl SpecPlayer {
             let mut p = player.lock().unwrap_or_else(|e| e.into_inner());
             p.choose(&g)
         })?;
+        let m = m.map_err(|f| {
+            pyo3::exceptions::PyRuntimeError::new_err(format!("{}: {f}", self.spec))
+        })?;
         Ok(g.move_string(&m))
     }
 

@@ -162,6 +162,7 @@ pub fn evaluate(
         progress,
         openings: self::openings(v, openings)?,
         stop: None,
+        ..ArenaConfig::default()
     };
     let result = interruptible(py, |stop| {
         cfg.stop = Some(stop.clone());

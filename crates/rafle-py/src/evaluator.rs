@@ -56,6 +56,7 @@ pub fn raise(slots: &[&ErrorSlot], e: EvalError) -> PyErr {
     kept.unwrap_or_else(|| match e {
         EvalError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"),
         EvalError::Failed(why) => PyValueError::new_err(why),
+        EvalError::Aborted(why) => pyo3::exceptions::PyRuntimeError::new_err(why),
     })
 }
 

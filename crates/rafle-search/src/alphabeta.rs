@@ -15,7 +15,7 @@
 
 use crate::eval::evaluate;
 use crate::tt::{Bound, TransTable};
-use crate::Player;
+use crate::{Budget, Forfeit, Player, SearchInfo};
 use rafle_core::draws::outcome_of;
 use rafle_core::movegen::{generate, has_capture};
 use rafle_core::rng::Rng;
@@ -67,17 +67,22 @@ impl SearchResult {
 #[derive(Debug)]
 pub struct AlphaBeta {
     variant: Variant,
+    /// The spec's limits; a [`Budget`] adds to them.
+    spec_limits: Limits,
     limits: Limits,
     name: String,
     rng: Rng,
     tt: TransTable,
     nodes: u64,
+    /// The last search's result (None for a forced move).
+    last: Option<SearchResult>,
 }
 
 impl AlphaBeta {
     pub fn new(variant: Variant, limits: Limits, seed: u64) -> AlphaBeta {
         AlphaBeta {
             variant,
+            spec_limits: limits,
             limits,
             name: match (limits.depth, limits.time) {
                 (Some(d), None) => format!("alphabeta:{d}"),
@@ -88,6 +93,7 @@ impl AlphaBeta {
             rng: Rng::new(seed),
             tt: TransTable::new(TT_LOG2),
             nodes: 0,
+            last: None,
         }
     }
 
@@ -122,15 +128,45 @@ impl Player for AlphaBeta {
         self.name.clone()
     }
 
-    fn choose(&mut self, game: &Game) -> Move {
-        match game.legal_moves() {
-            [only] => *only,
-            _ => self.search(game).best,
-        }
+    fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
+        Ok(match game.legal_moves() {
+            [only] => {
+                self.last = None;
+                *only
+            }
+            _ => {
+                let r = self.search(game);
+                self.last = Some(r);
+                r.best
+            }
+        })
     }
 
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// A depth or a time replaces the spec's limit of that kind (the other
+    /// stays); a node count is not a limit alpha-beta knows.
+    fn set_budget(&mut self, budget: Budget) {
+        self.limits = self.spec_limits;
+        match budget {
+            Budget::Depth(d) => self.limits.depth = Some(d.clamp(1, 64)),
+            Budget::Time(t) => self.limits.time = Some(t),
+            Budget::Nodes(_) => {}
+        }
+    }
+
+    fn info(&self) -> SearchInfo {
+        match &self.last {
+            Some(r) => SearchInfo {
+                depth: Some(r.depth),
+                score: Some(r.score as f64 / 100.0),
+                nodes: r.nodes,
+                pv: vec![r.best],
+            },
+            None => SearchInfo::default(),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! one of them at random.
 
 use crate::eval::piece_values;
-use crate::Player;
+use crate::{Forfeit, Player};
 use rafle_core::rng::Rng;
 use rafle_core::{Game, Move, Position, Variant};
 
@@ -40,7 +40,7 @@ impl Player for Greedy {
         "greedy".into()
     }
 
-    fn choose(&mut self, game: &Game) -> Move {
+    fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
         let pos = game.position();
         let mut best = i32::MIN;
         let mut ties: Vec<Move> = Vec::new();
@@ -54,7 +54,7 @@ impl Player for Greedy {
                 ties.push(*m);
             }
         }
-        ties[self.rng.below(ties.len())]
+        Ok(ties[self.rng.below(ties.len())])
     }
 }
 
@@ -69,7 +69,7 @@ mod tests {
         let g = Game::from_fen(Variant::Checkers, "W:W23,30:B18,9,25").unwrap();
         assert_eq!(g.legal_moves().len(), 2);
         for seed in 0..8 {
-            let m = Greedy::new(Variant::Checkers, seed).choose(&g);
+            let m = Greedy::new(Variant::Checkers, seed).choose(&g).unwrap();
             assert_eq!(g.move_string(&m), "23x14x5");
         }
     }

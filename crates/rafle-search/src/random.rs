@@ -1,6 +1,6 @@
 //! `random`: uniform over the legal full moves.
 
-use crate::Player;
+use crate::{Forfeit, Player};
 use rafle_core::rng::Rng;
 use rafle_core::{Game, Move};
 
@@ -22,8 +22,8 @@ impl Player for RandomPlayer {
         "random".into()
     }
 
-    fn choose(&mut self, game: &Game) -> Move {
+    fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
         let legal = game.legal_moves();
-        legal[self.rng.below(legal.len())]
+        Ok(legal[self.rng.below(legal.len())])
     }
 }

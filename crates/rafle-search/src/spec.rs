@@ -209,7 +209,7 @@ mod tests {
             let f = parse_player(spec, Variant::Checkers).unwrap();
             let mut p = f(1);
             let g = Game::new(Variant::Checkers);
-            let m = p.choose(&g);
+            let m = p.choose(&g).unwrap();
             assert!(g.legal_moves().contains(&m), "{spec}");
         }
     }

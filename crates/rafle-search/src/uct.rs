@@ -10,7 +10,7 @@
 //! threefold repetition included, ends games as in the real game.
 
 use crate::eval::piece_values;
-use crate::Player;
+use crate::{Budget, Forfeit, Player, SearchInfo};
 use rafle_core::movegen::generate;
 use rafle_core::rng::Rng;
 use rafle_core::{Color, DrawState, Game, Goal, Move, MoveList, Position, Rules, Variant};
@@ -41,6 +41,8 @@ pub struct Uct {
     name: String,
     rng: Rng,
     nodes: u64,
+    /// Nodes of the last search.
+    last_nodes: u64,
 }
 
 impl Uct {
@@ -51,6 +53,7 @@ impl Uct {
             name: format!("uct:{}", cfg.simulations),
             rng: Rng::new(seed),
             nodes: 0,
+            last_nodes: 0,
         }
     }
 
@@ -65,21 +68,36 @@ impl Player for Uct {
         self.name.clone()
     }
 
-    fn choose(&mut self, game: &Game) -> Move {
+    fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
         let legal = game.legal_moves();
         if legal.len() == 1 {
-            return legal[0];
+            return Ok(legal[0]);
         }
         let (m, n) = rafle_core::with_rules!(self.variant, R => {
             let draws = game.draw_state().recent();
             Tree::<R>::new(*game.position(), draws, self.cfg).run(&mut self.rng)
         });
         self.nodes += n;
-        m
+        self.last_nodes = n;
+        Ok(m)
     }
 
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// A node budget is the simulation count; other budgets keep the spec's.
+    fn set_budget(&mut self, budget: Budget) {
+        if let Budget::Nodes(n) = budget {
+            self.cfg.simulations = n.clamp(1, 10_000_000) as u32;
+        }
+    }
+
+    fn info(&self) -> SearchInfo {
+        SearchInfo {
+            nodes: self.last_nodes,
+            ..SearchInfo::default()
+        }
     }
 }
 

@@ -53,7 +53,7 @@ fn uct_takes_the_draw_by_repetition() {
     // Rollouts after the other moves end behind on material (a loss); 14-10
     // is a draw.
     for seed in 0..8 {
-        let m = Uct::new(Variant::English, cfg, seed).choose(&g);
+        let m = Uct::new(Variant::English, cfg, seed).choose(&g).unwrap();
         assert_eq!(g.move_string(&m), "14-10", "seed {seed}");
     }
 }

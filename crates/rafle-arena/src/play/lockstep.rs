@@ -10,13 +10,13 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
 
-use rafle_core::{Color, EndReason, Game, Move, Variant};
+use rafle_core::{EndReason, Game, Move, Variant};
 use rafle_env::{Env, EnvConfig};
 use smallvec::SmallVec;
 
 use super::{
     by_player, game_end, opening_game, pair_opening, player_move, player_seed, ArenaConfig, Effort,
-    PairGames, Seat, Side, Tally,
+    End, PairGames, Seat, Side, Tally,
 };
 use rafle_search::network::{
     Client, EvalError, EvalStats, Evaluator, LeafSlots, Lockstep, MoveMaker, Request,
@@ -103,6 +103,9 @@ impl Networks {
             if cfg.stopped() {
                 return Err(EvalError::Interrupted);
             }
+            if let Some(why) = tally.aborted() {
+                return Err(EvalError::Aborted(why));
+            }
             let before = driver.stats.clone();
             let leaves = driver.round(&mut games, &mut evaluators)?;
             // Each game's network side gets its share of the evaluator time.
@@ -161,7 +164,7 @@ struct LiveGame {
     effort: [f64; 2],
     /// Steps of the network move in progress.
     chain: SmallVec<[u16; 20]>,
-    end: Option<(Option<Color>, EndReason)>,
+    end: Option<End>,
     max_plies: usize,
     /// The last request and the colour that made it.
     last: Request,
@@ -258,7 +261,10 @@ impl LiveGame {
     }
 
     fn record(&self, variant: Variant) -> super::GameRecord {
-        let end = self.end.unwrap_or((None, EndReason::MaxPlies));
+        let end = self
+            .end
+            .clone()
+            .unwrap_or((None, EndReason::MaxPlies, None));
         self.seat.record(variant, &self.game, end)
     }
 }
@@ -279,8 +285,8 @@ impl Client for LiveGame {
             match &mut self.movers[i] {
                 Mover::Player(p) => {
                     match player_move(p.as_mut(), &mut self.game, &mut self.efforts[i]) {
-                        Some(m) => self.play_env(&m),
-                        None => self.end = Some((Some(side.opponent()), EndReason::IllegalMove)),
+                        Ok(m) => self.play_env(&m),
+                        Err(end) => self.end = Some(end),
                     }
                 }
                 Mover::Network { mover, evaluator } => {
@@ -318,8 +324,11 @@ impl Client for LiveGame {
                                             false,
                                             "a chain of legal steps is a legal move"
                                         );
-                                        self.end =
-                                            Some((Some(side.opponent()), EndReason::IllegalMove));
+                                        self.end = Some((
+                                            Some(side.opponent()),
+                                            EndReason::IllegalMove,
+                                            None,
+                                        ));
                                     }
                                 }
                             }

@@ -10,6 +10,10 @@
 //! batches of [`SPRT_BATCH_PAIRS`] and the test (on pair results, see
 //! [`crate::elo::Pentanomial`]) is checked between batches.
 //! A game reaching `max_plies` is adjudicated a draw and recorded as such.
+//! A player that forfeits (an illegal move; an engine's crash, stall or
+//! garbage, see [`rafle_search::Forfeit`]) loses that game, the reason and
+//! its detail in the record; after [`ArenaConfig::max_forfeits`] forfeits in
+//! a row the match stops with [`EvalError::Aborted`] saying why.
 //!
 //! Instead of random plies, an opening list may be given
 //! ([`ArenaConfig::openings`], read by [`parse_openings`]): pair `k` then
@@ -35,7 +39,7 @@ use rafle_search::network::{EvalError, EvalStats, SearchParams, SharedEvaluator}
 use rafle_search::{Player, PlayerFactory};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Pairs played between two SPRT checks (fixed, so stops are reproducible).
@@ -62,6 +66,10 @@ pub struct ArenaConfig {
     /// Raised from outside to stop the match ([`EvalError::Interrupted`]);
     /// checked between moves.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Forfeits in a row (in the order games finish) after which the match
+    /// stops: an engine that fails every game is a setup problem, not a
+    /// result.
+    pub max_forfeits: usize,
 }
 
 impl ArenaConfig {
@@ -130,6 +138,7 @@ impl Default for ArenaConfig {
             progress: false,
             openings: Vec::new(),
             stop: None,
+            max_forfeits: 5,
         }
     }
 }
@@ -153,9 +162,13 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// None for a draw.
     pub winner: Option<Color>,
-    /// How it ended: a rule, `MaxPlies` (adjudicated a draw) or
-    /// `IllegalMove` (a player's move was not legal: it lost).
+    /// How it ended: a rule, `MaxPlies` (adjudicated a draw) or a forfeit
+    /// (`IllegalMove`, or an engine's `TimeForfeit`, `EngineFailure`,
+    /// `ProtocolError`: that player lost).
     pub termination: EndReason,
+    /// A forfeit's detail: who, and what happened (the engine's move and
+    /// the position for an illegal move, its exit status, its last line).
+    pub detail: Option<String>,
 }
 
 impl GameRecord {
@@ -342,31 +355,45 @@ fn opening_game(variant: Variant, opening: &[Move]) -> Game {
     g
 }
 
+/// How a game ended: the winner (None: a draw), the reason, a forfeit's detail.
+type End = (Option<Color>, EndReason, Option<String>);
+
 /// How a game stands before the next move: over by the rules, adjudicated
 /// at `max_plies`, or going on (None).
-fn game_end(g: &Game, max_plies: usize) -> Option<(Option<Color>, EndReason)> {
+fn game_end(g: &Game, max_plies: usize) -> Option<End> {
     if let Some(o) = g.outcome() {
-        return Some((o.winner, o.reason));
+        return Some((o.winner, o.reason, None));
     }
-    (g.ply() >= max_plies).then_some((None, EndReason::MaxPlies))
+    (g.ply() >= max_plies).then_some((None, EndReason::MaxPlies, None))
 }
 
-/// A plain player's move at `g`, with its effort; false if the move was
-/// illegal (the player then loses).
-fn player_move(p: &mut dyn Player, g: &mut Game, effort: &mut Effort) -> Option<Move> {
+/// A plain player's move at `g`, played, with its effort; or the end of a
+/// game the player forfeits (a move that is not legal, or its own forfeit).
+fn player_move(p: &mut dyn Player, g: &mut Game, effort: &mut Effort) -> Result<Move, End> {
     let nodes0 = p.nodes();
     let t = Instant::now();
-    let m = p.choose(g);
+    let chosen = p.choose(g);
     effort.seconds += t.elapsed().as_secs_f64();
-    effort.nodes += p.nodes() - nodes0;
+    effort.nodes += p.nodes().saturating_sub(nodes0);
     effort.moves += 1;
-    g.play(&m).is_ok().then_some(m)
+    let loser = g.turn();
+    let lost = |reason, detail: String| (Some(loser.opponent()), reason, Some(detail));
+    match chosen {
+        Ok(m) => match g.play(&m) {
+            Ok(()) => Ok(m),
+            Err(e) => Err(lost(
+                EndReason::IllegalMove,
+                format!("{}: {e} at {}", p.name(), g.fen()),
+            )),
+        },
+        Err(f) => Err(lost(f.reason, format!("{}: {}", p.name(), f.detail))),
+    }
 }
 
 /// A game as played: the final game, how it ended, White's and Black's effort.
 struct Played {
     game: Game,
-    end: (Option<Color>, EndReason),
+    end: End,
     effort: [Effort; 2],
 }
 
@@ -392,8 +419,7 @@ fn play_game(
             Color::White => &mut *white,
             Color::Black => &mut *black,
         };
-        if player_move(p, &mut game, &mut effort[side.index()]).is_none() {
-            let end = (Some(side.opponent()), EndReason::IllegalMove);
+        if let Err(end) = player_move(p, &mut game, &mut effort[side.index()]) {
             return Some(Played { game, end, effort });
         }
     }
@@ -411,7 +437,7 @@ struct Seat {
 
 impl Seat {
     /// The record of this seat's game `g`, ended by `end`.
-    fn record(&self, variant: Variant, g: &Game, end: (Option<Color>, EndReason)) -> GameRecord {
+    fn record(&self, variant: Variant, g: &Game, end: End) -> GameRecord {
         let [white, black] = self.names.clone();
         GameRecord {
             round: self.game + 1,
@@ -424,6 +450,7 @@ impl Seat {
             moves: g.history().copied().collect(),
             winner: end.0,
             termination: end.1,
+            detail: end.2,
         }
     }
 }
@@ -452,6 +479,9 @@ fn play_pair(
     let (opening, desc) = pair_opening(variant, cfg, k);
     let mut out = Vec::with_capacity(2);
     for (j, a_is_white) in [(0, true), (1, false)] {
+        if bar.aborted().is_some() {
+            return None;
+        }
         let game = 2 * k + j;
         let mut pa = a(player_seed(cfg.seed, game, 0));
         let mut pb = b(player_seed(cfg.seed, game, 1));
@@ -476,16 +506,19 @@ fn play_pair(
     Some(out)
 }
 
-/// Running W/D/L shown on the progress bar.
+/// Running W/D/L shown on the progress bar, and the forfeits in a row.
 struct Tally {
     bar: ProgressBar,
     w: AtomicU32,
     d: AtomicU32,
     l: AtomicU32,
+    max_forfeits: usize,
+    /// Forfeits in a row, and why the match stops once there are too many.
+    forfeits: Mutex<(usize, Option<String>)>,
 }
 
 impl Tally {
-    fn new(total: usize, progress: bool) -> Tally {
+    fn new(total: usize, progress: bool, max_forfeits: usize) -> Tally {
         let bar = if progress {
             let b = ProgressBar::new(total as u64);
             if let Ok(style) = ProgressStyle::with_template(
@@ -502,10 +535,40 @@ impl Tally {
             w: AtomicU32::new(0),
             d: AtomicU32::new(0),
             l: AtomicU32::new(0),
+            max_forfeits: max_forfeits.max(1),
+            forfeits: Mutex::new((0, None)),
+        }
+    }
+
+    /// Why the match stops, once `max_forfeits` games in a row were forfeits.
+    fn aborted(&self) -> Option<String> {
+        self.forfeits
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .1
+            .clone()
+    }
+
+    fn count_forfeit(&self, rec: &GameRecord) {
+        let mut f = self.forfeits.lock().unwrap_or_else(|p| p.into_inner());
+        if !rec.termination.is_forfeit() {
+            f.0 = 0;
+            return;
+        }
+        f.0 += 1;
+        if f.0 >= self.max_forfeits && f.1.is_none() {
+            f.1 = Some(format!(
+                "stopped after {} forfeits in a row; the last, game {}: {} ({})",
+                f.0,
+                rec.round,
+                rec.termination,
+                rec.detail.as_deref().unwrap_or("no detail")
+            ));
         }
     }
 
     fn record(&self, rec: &GameRecord) {
+        self.count_forfeit(rec);
         if self.bar.prefix().is_empty() {
             let (a, b) = rec.names();
             self.bar.set_prefix(format!("{a} vs {b}"));
@@ -553,7 +616,7 @@ pub fn play_match(
 ) -> Result<MatchResult, EvalError> {
     let start = Instant::now();
     let pairs = cfg.games.div_ceil(2).max(1);
-    let tally = Tally::new(2 * pairs, cfg.progress);
+    let tally = Tally::new(2 * pairs, cfg.progress, cfg.max_forfeits);
     let mut result = MatchResult {
         variant,
         a: String::new(),
@@ -583,7 +646,10 @@ pub fn play_match(
                     .into_par_iter()
                     .map(|k| play_pair(variant, fa, fb, cfg, k, &tally))
                     .collect::<Option<Vec<_>>>()
-                    .ok_or(EvalError::Interrupted)?
+                    .ok_or_else(|| match tally.aborted() {
+                        Some(why) => EvalError::Aborted(why),
+                        None => EvalError::Interrupted,
+                    })?
                     .into_iter()
                     .flatten()
                     .collect(),

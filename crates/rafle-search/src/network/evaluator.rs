@@ -20,6 +20,9 @@ pub enum EvalError {
     Failed(String),
     /// Stopped from outside (a stop flag, Ctrl-C in Python).
     Interrupted,
+    /// The arena gave up the match; the message says why (an engine
+    /// forfeiting game after game).
+    Aborted(String),
 }
 
 impl std::fmt::Display for EvalError {
@@ -27,6 +30,7 @@ impl std::fmt::Display for EvalError {
         match self {
             EvalError::Failed(why) => write!(f, "evaluator failed: {why}"),
             EvalError::Interrupted => f.write_str("interrupted"),
+            EvalError::Aborted(why) => f.write_str(why),
         }
     }
 }

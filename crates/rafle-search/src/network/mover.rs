@@ -107,4 +107,9 @@ impl MoveMaker {
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
+
+    /// Simulations per step from the next search on.
+    pub fn set_simulations(&mut self, simulations: usize) {
+        self.simulations = simulations;
+    }
 }

@@ -7,7 +7,8 @@ use rafle_core::{Game, Move};
 use rafle_env::{Chain, Env, EnvConfig};
 
 use super::{EvalError, Evaluator, LeafSlots, Leaves, MoveMaker, SearchParams, Step};
-use crate::Player;
+use crate::{Budget, Forfeit, Player, SearchInfo};
+use std::time::Instant;
 
 /// Plays with an evaluator and a search of `simulations` per step.
 pub struct NetworkPlayer<E: Evaluator> {
@@ -20,6 +21,11 @@ pub struct NetworkPlayer<E: Evaluator> {
     values: Vec<f32>,
     /// The first evaluator failure (the move is then the first legal one).
     pub error: Option<EvalError>,
+    /// The spec's simulations per step (a time budget never exceeds it).
+    spec_simulations: usize,
+    /// Nodes and seconds of every move so far, for a time budget.
+    spent: (u64, f64),
+    last_nodes: u64,
 }
 
 impl<E: Evaluator> std::fmt::Debug for NetworkPlayer<E> {
@@ -48,6 +54,9 @@ impl<E: Evaluator> NetworkPlayer<E> {
             logits: Vec::new(),
             values: Vec::new(),
             error: None,
+            spec_simulations: simulations,
+            spent: (0, 0.0),
+            last_nodes: 0,
         }
     }
 
@@ -107,13 +116,41 @@ impl<E: Evaluator> Player for NetworkPlayer<E> {
 
     /// On an evaluator failure the first legal move, the error kept in
     /// [`NetworkPlayer::error`] (callers that can fail use `try_choose`).
-    fn choose(&mut self, game: &Game) -> Move {
-        match self.try_choose(game) {
+    fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
+        let (nodes0, t) = (self.mover.nodes(), Instant::now());
+        let m = match self.try_choose(game) {
             Ok(m) => m,
             Err(e) => {
                 self.error.get_or_insert(e);
                 game.legal_moves()[0]
             }
+        };
+        self.last_nodes = self.mover.nodes() - nodes0;
+        self.spent.0 += self.last_nodes;
+        self.spent.1 += t.elapsed().as_secs_f64();
+        Ok(m)
+    }
+
+    /// Nodes: that many simulations per step. Time: the simulations this
+    /// player's own moves so far ran in that time (nodes per second times
+    /// the time), at most the spec's; the spec's until it has moved once.
+    /// A depth is not a limit of this search.
+    fn set_budget(&mut self, budget: Budget) {
+        let sims = match budget {
+            Budget::Nodes(n) => n.min(1_000_000) as usize,
+            Budget::Time(t) if self.spent.1 > 0.0 && self.spent.0 > 0 => {
+                let rate = self.spent.0 as f64 / self.spent.1;
+                ((rate * t.as_secs_f64()) as usize).clamp(1, self.spec_simulations.max(1))
+            }
+            Budget::Time(_) | Budget::Depth(_) => self.spec_simulations,
+        };
+        self.mover.set_simulations(sims);
+    }
+
+    fn info(&self) -> SearchInfo {
+        SearchInfo {
+            nodes: self.last_nodes,
+            ..SearchInfo::default()
         }
     }
 

@@ -164,6 +164,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             None => Vec::new(),
         },
         stop: None,
+        ..ArenaConfig::default()
     };
     let records = if let Some(list) = &a.round_robin {
         let specs = split_players(list);
