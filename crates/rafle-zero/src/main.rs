@@ -40,6 +40,10 @@ enum Command {
     Train(cli::train::TrainArgs),
     /// Plot a run's metrics as PNG curves.
     Plot(cli::plot::PlotArgs),
+    /// Be a Hub (v2) engine on stdin/stdout, for Hub GUIs.
+    Hub(cli::hub::HubArgs),
+    /// Be a DXP engine (follower) listening on a TCP port.
+    Dxp(cli::dxp::DxpArgs),
 }
 
 fn run(cmd: Command) -> anyhow::Result<()> {
@@ -54,6 +58,8 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         #[cfg(feature = "torch")]
         Command::Train(a) => cli::train::run(a),
         Command::Plot(a) => cli::plot::run(a),
+        Command::Hub(a) => cli::hub::run(a),
+        Command::Dxp(a) => cli::dxp::run(a),
     }
 }
 

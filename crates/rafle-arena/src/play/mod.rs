@@ -120,6 +120,36 @@ impl std::fmt::Debug for Side {
     }
 }
 
+impl Side {
+    /// This side as a player of one game at a time (a network side then
+    /// evaluates its own leaves: rafle as an engine, Python's `choose`).
+    pub fn factory(&self) -> PlayerFactory {
+        match self {
+            Side::Player(f) => f.clone(),
+            Side::Network(n) => {
+                let n = n.clone();
+                Arc::new(move |seed| {
+                    let shared = n.evaluator.clone();
+                    let evaluator =
+                        move |l: &rafle_search::network::Leaves, lo: &mut [f32], v: &mut [f32]| {
+                            shared
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .evaluate(l, lo, v)
+                        };
+                    Box::new(rafle_search::network::NetworkPlayer::new(
+                        n.name.clone(),
+                        evaluator,
+                        n.params.clone(),
+                        n.simulations,
+                        seed,
+                    )) as Box<dyn Player>
+                })
+            }
+        }
+    }
+}
+
 impl From<PlayerFactory> for Side {
     fn from(f: PlayerFactory) -> Side {
         Side::Player(f)

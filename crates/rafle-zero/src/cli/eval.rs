@@ -6,9 +6,12 @@
 //!            [--openings FILE] [--opening-plies K] [--max-plies P]
 //! rafle eval --variant V --model M --vs SPEC --games N      (--model M = --a model:M; zoo:V as is)
 //! rafle eval --variant V --round-robin random,greedy,alphabeta:2 --games N
+//! rafle eval --variant international --a alphabeta:4 --b "hub:/opt/scan/scan hub" \
+//!            --engine-level move-time=0.1 --engine-param book=false --games 20
 //! ```
 //!
-//! Player specs are those of `rafle_search::parse_player`; `model:PATH` is
+//! Player specs are those of `rafle_engine::parse_player` (rafle's players,
+//! and engines: `hub:<command line>`, `dxp:<host>:<port>`); `model:PATH` is
 //! resolved by [`resolve_player`] into a network side, whose leaves of all
 //! games go to the network in one batch per round (the table then gives
 //! each network side's average batch and evaluations per second).
@@ -18,10 +21,18 @@ use clap::Args;
 use rafle_arena::elo::Sprt;
 use rafle_arena::{pdn, report, ArenaConfig, Side};
 use rafle_core::Variant;
-use rafle_search::parse_player;
+use rafle_engine::{EngineOptions, Level};
 use std::path::PathBuf;
+use std::time::Duration;
+
+const PLAYERS: &str = "Players: random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N, \
+model:PATH[:sims], zoo:VARIANT[:sims], and engines: hub:<command line> (a Hub v2 engine, e.g. \
+\"hub:/opt/scan/scan hub\"), dxp:<host>:<port> (a DXP engine listening there). An engine that \
+crashes, stalls, sends garbage or an illegal move loses that game (the reason is in the table \
+and the PDN); --max-forfeits in a row stop the match.";
 
 #[derive(Args, Debug)]
+#[command(after_help = PLAYERS)]
 pub struct EvalArgs {
     #[arg(long, value_parser = super::variant)]
     pub variant: rafle_core::Variant,
@@ -78,12 +89,78 @@ pub struct EvalArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Forfeits in a row (crashes, time, illegal moves) after which the
+    /// match stops.
+    #[arg(long, default_value_t = 5)]
+    pub max_forfeits: usize,
+}
+
+/// How engine players (hub:, dxp:) are run.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Engine level: "move-time=0.2", "depth=6", "nodes=100000", or a
+    /// clock "time=60 [moves=75] [inc=1]" (seconds; DXP takes a clock
+    /// only, in whole minutes).
+    #[arg(long)]
+    pub engine_level: Option<String>,
+    /// An engine parameter name=value, set before init (Hub; repeatable).
+    #[arg(long = "engine-param")]
+    pub engine_params: Vec<String>,
+    /// Games in flight when a side is an engine (one process or
+    /// connection each).
+    #[arg(long, default_value_t = 1)]
+    pub engine_concurrency: usize,
+    /// Seconds an engine may take to start, and to move at a depth or
+    /// nodes level.
+    #[arg(long, default_value_t = 60.0)]
+    pub engine_timeout: f64,
+}
+
+impl EngineArgs {
+    pub fn options(
+        &self,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> anyhow::Result<EngineOptions> {
+        let level = self
+            .engine_level
+            .as_deref()
+            .map(Level::parse)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("--engine-level: {e}"))?;
+        let params = self
+            .engine_params
+            .iter()
+            .map(|p| match p.split_once('=') {
+                Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
+                _ => bail!("--engine-param {p:?}: expected name=value"),
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        if self.engine_concurrency == 0 {
+            bail!("--engine-concurrency must be at least 1");
+        }
+        if !(self.engine_timeout > 0.0 && self.engine_timeout <= 86_400.0) {
+            bail!("--engine-timeout must be in (0, 86400] seconds");
+        }
+        Ok(EngineOptions {
+            level,
+            params,
+            timeout: Duration::from_secs_f64(self.engine_timeout),
+            stop,
+        })
+    }
 }
 
 /// The side of a spec: `model:PATH[:sims]` is a network side (with
-/// `leaves` leaves per round if given); every other spec is a
-/// `rafle_search` player.
-pub fn resolve_player(spec: &str, variant: Variant, leaves: Option<usize>) -> anyhow::Result<Side> {
+/// `leaves` leaves per round if given); every other spec is a player of
+/// `rafle_engine::parse_player` (engines run with `engines`).
+pub fn resolve_player(
+    spec: &str,
+    variant: Variant,
+    leaves: Option<usize>,
+    engines: &EngineOptions,
+) -> anyhow::Result<Side> {
     #[cfg(feature = "torch")]
     let model = rafle_zero::model::model_side(spec, variant);
     #[cfg(not(feature = "torch"))]
@@ -95,7 +172,9 @@ pub fn resolve_player(spec: &str, variant: Variant, leaves: Option<usize>) -> an
         }
         return Ok(side);
     }
-    Ok(Side::Player(parse_player(spec, variant)?))
+    Ok(Side::Player(rafle_engine::parse_player(
+        spec, variant, engines,
+    )?))
 }
 
 /// Splits a round-robin list on commas, keeping `alphabeta:d=6,t=1s` whole.
@@ -142,18 +221,37 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     if a.leaves_per_round.is_some_and(|l| !(1..=256).contains(&l)) {
         bail!("--leaves-per-round must be in 1..=256");
     }
+    if a.max_forfeits == 0 {
+        bail!("--max-forfeits must be at least 1");
+    }
+    let stop = super::interrupt::stop_flag();
+    let engines = a.engines.options(Some(stop.clone()))?;
+    let specs: Vec<String> = match &a.round_robin {
+        Some(list) => split_players(list),
+        None => [&a.a, &a.b, &a.vs].into_iter().flatten().cloned().collect(),
+    };
+    // One engine process or connection per game in flight.
+    let threads = if specs.iter().any(|s| rafle_engine::engine_spec(s).is_some()) {
+        Some(
+            a.threads
+                .unwrap_or(usize::MAX)
+                .min(a.engines.engine_concurrency),
+        )
+    } else {
+        a.threads
+    };
     let cfg = ArenaConfig {
         games: a.games,
         seed: a.seed,
         opening_plies: a.opening_plies,
         max_plies: a.max_plies,
-        threads: a.threads,
         sprt: a
             .sprt
             .as_deref()
             .map(|s| parse_sprt(s, a.alpha, a.beta))
             .transpose()?,
         progress: !a.quiet,
+        threads,
         openings: match &a.openings {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
@@ -163,17 +261,19 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             }
             None => Vec::new(),
         },
-        stop: None,
-        ..ArenaConfig::default()
+        stop: Some(stop),
+        max_forfeits: a.max_forfeits,
     };
     let records = if let Some(list) = &a.round_robin {
-        let specs = split_players(list);
         if specs.len() < 2 {
             bail!("--round-robin needs at least two players, got {list:?}");
         }
         let players = specs
             .iter()
-            .map(|s| Ok((s.clone(), resolve_player(s, variant, a.leaves_per_round)?)))
+            .map(|s| {
+                let side = resolve_player(s, variant, a.leaves_per_round, &engines)?;
+                Ok((s.clone(), side))
+            })
             .collect::<anyhow::Result<Vec<_>>>()?;
         let rr = rafle_arena::round_robin(variant, &players, &cfg)?;
         println!(
@@ -197,12 +297,21 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             (Some(s), None) | (None, Some(s)) => s.clone(),
             _ => bail!("name player B with --b SPEC (or --vs SPEC)"),
         };
-        let pa = resolve_player(&spec_a, variant, a.leaves_per_round)?;
-        let pb = resolve_player(&spec_b, variant, a.leaves_per_round)?;
+        let pa = resolve_player(&spec_a, variant, a.leaves_per_round, &engines)?;
+        let pb = resolve_player(&spec_b, variant, a.leaves_per_round, &engines)?;
         let m = rafle_arena::play_match(variant, &pa, &pb, &cfg)?;
         print!("{}", report::match_table(&m));
         m.games
     };
+    // Forfeits with what happened (the move and position, the exit status).
+    for g in records.iter().filter(|g| g.detail.is_some()) {
+        eprintln!(
+            "game {}: {} ({})",
+            g.round,
+            g.termination,
+            g.detail.as_deref().unwrap_or("")
+        );
+    }
     if let Some(path) = &a.pdn {
         let mut text = String::new();
         for (i, g) in records.iter().enumerate() {
@@ -230,11 +339,12 @@ mod tests {
 
     #[test]
     fn model_specs_and_bad_specs_are_clear_errors() {
-        let e = resolve_player("model:x.safetensors", Variant::Thai, None)
+        let no = EngineOptions::default();
+        let e = resolve_player("model:x.safetensors", Variant::Thai, None, &no)
             .err()
             .unwrap();
         assert!(e.to_string().contains("model"), "{e}");
-        let e = resolve_player("nonsense", Variant::Thai, None)
+        let e = resolve_player("nonsense", Variant::Thai, None, &no)
             .err()
             .unwrap();
         assert!(e.to_string().contains("unknown player"), "{e}");

@@ -1,7 +1,10 @@
 //! Subcommands of the `rafle` binary, one module each.
 
 pub mod bench;
+pub mod dxp;
 pub mod eval;
+pub mod hub;
+pub mod interrupt;
 pub mod moves;
 pub mod perft;
 pub mod plot;

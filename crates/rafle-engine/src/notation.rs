@@ -1,0 +1,390 @@
+//! Moves and positions as the protocols write them.
+//!
+//! Both protocols name a move by its from and to squares and, for a
+//! capture, the captured squares (not the landing squares): Hub writes
+//! `from-to` or `fromxtoxcapturedxcaptured...` (any order), DXP sends the
+//! same three things as numbers. rafle's moves are identified by exactly
+//! that triple (rule B7 of the rule book), so the conversion is exact both
+//! ways, also when two captures share from and to but take different
+//! pieces.
+//!
+//! A position is the side to move and one character per playable square in
+//! the variant's square order (1, 2, ...): 51 characters on 10x10, the
+//! documented extension for 8x8 boards is 33 characters. Hub uses
+//! `W`/`B` for the side and `w b W B e` for the squares, DXP `W`/`Z` and
+//! `w z W Z e`.
+
+use rafle_core::{Color, Game, Move, Piece, Position, Variant};
+use std::fmt;
+
+/// A move as a protocol carries it: squares in the variant's numbering.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireMove {
+    pub from: usize,
+    pub to: usize,
+    /// Captured squares (empty for a quiet move), in the order given.
+    pub captured: Vec<usize>,
+}
+
+impl WireMove {
+    /// The wire form of a rafle move (captured squares ascending).
+    pub fn of(variant: Variant, m: &Move) -> WireMove {
+        let g = variant.geometry();
+        let mut captured = m.captured_squares(&g);
+        captured.sort_unstable();
+        WireMove {
+            from: m.from_square(&g),
+            to: m.to_square(&g),
+            captured,
+        }
+    }
+
+    /// The legal move of `game` this names, or why there is none.
+    pub fn find(&self, game: &Game) -> Result<Move, String> {
+        let g = game.geometry();
+        let mut captured: Vec<usize> = self.captured.clone();
+        captured.sort_unstable();
+        let before = captured.len();
+        captured.dedup();
+        if captured.len() != before {
+            return Err(format!("{self} names a captured square twice"));
+        }
+        game.legal_moves()
+            .iter()
+            .find(|m| {
+                let mut theirs = m.captured_squares(&g);
+                theirs.sort_unstable();
+                m.from_square(&g) == self.from && m.to_square(&g) == self.to && theirs == captured
+            })
+            .copied()
+            .ok_or_else(|| format!("{self} is not legal at {}", game.fen()))
+    }
+
+    /// Hub's notation: `32-28`, `28x19x23` (from x to x captured...).
+    pub fn to_hub(&self) -> String {
+        if self.captured.is_empty() {
+            format!("{}-{}", self.from, self.to)
+        } else {
+            let mut s = format!("{}x{}", self.from, self.to);
+            for c in &self.captured {
+                s.push_str(&format!("x{c}"));
+            }
+            s
+        }
+    }
+
+    /// Reads Hub's notation for a board of `squares` squares.
+    pub fn parse_hub(text: &str, squares: usize) -> Result<WireMove, String> {
+        let t = text.trim();
+        let square = |s: &str| -> Result<usize, String> {
+            match s.parse::<usize>() {
+                Ok(n) if (1..=squares).contains(&n) && !s.starts_with('+') => Ok(n),
+                _ => Err(format!(
+                    "{t:?} is not a Hub move: {s:?} is not a square 1-{squares}"
+                )),
+            }
+        };
+        if let Some((a, b)) = t.split_once('-') {
+            return Ok(WireMove {
+                from: square(a)?,
+                to: square(b)?,
+                captured: Vec::new(),
+            });
+        }
+        let parts: Vec<&str> = t.split('x').collect();
+        if parts.len() < 3 {
+            return Err(format!(
+                "{t:?} is not a Hub move (from-to, or from x to x captured...)"
+            ));
+        }
+        Ok(WireMove {
+            from: square(parts[0])?,
+            to: square(parts[1])?,
+            captured: parts[2..]
+                .iter()
+                .map(|s| square(s))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+impl fmt::Display for WireMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hub())
+    }
+}
+
+/// The characters of a protocol's position string: the two sides, then
+/// white man, black man, white king, black king, empty.
+#[derive(Clone, Copy, Debug)]
+pub struct Alphabet {
+    pub sides: [char; 2],
+    pub pieces: [char; 5],
+}
+
+/// Hub: `W`/`B`, `w b W B e`.
+pub const HUB: Alphabet = Alphabet {
+    sides: ['W', 'B'],
+    pieces: ['w', 'b', 'W', 'B', 'e'],
+};
+
+/// DXP: `W`/`Z` (zwart), `w z W Z e`.
+pub const DXP: Alphabet = Alphabet {
+    sides: ['W', 'Z'],
+    pieces: ['w', 'z', 'W', 'Z', 'e'],
+};
+
+impl Alphabet {
+    pub fn side(&self, c: Color) -> char {
+        self.sides[c.index()]
+    }
+
+    pub fn color_of(&self, ch: char) -> Option<Color> {
+        match self.sides.iter().position(|&s| s == ch)? {
+            0 => Some(Color::White),
+            _ => Some(Color::Black),
+        }
+    }
+
+    /// The position as the side to move and one character per square.
+    pub fn write(&self, variant: Variant, pos: &Position) -> String {
+        let g = variant.geometry();
+        let mut s = String::with_capacity(g.squares + 1);
+        s.push(self.side(pos.side));
+        for sq in 1..=g.squares {
+            s.push(match pos.piece_at(&g, sq) {
+                Some(Piece::Man(Color::White)) => self.pieces[0],
+                Some(Piece::Man(Color::Black)) => self.pieces[1],
+                Some(Piece::King(Color::White)) => self.pieces[2],
+                Some(Piece::King(Color::Black)) => self.pieces[3],
+                None => self.pieces[4],
+            });
+        }
+        s
+    }
+
+    /// Reads a position string of `variant`'s board.
+    pub fn read(&self, variant: Variant, text: &str) -> Result<Position, String> {
+        let g = variant.geometry();
+        let chars: Vec<char> = text.trim().chars().collect();
+        if chars.len() != g.squares + 1 {
+            return Err(format!(
+                "a {n}x{n} position has {} characters (side to move, then {} squares), not {}",
+                g.squares + 1,
+                g.squares,
+                chars.len(),
+                n = g.n
+            ));
+        }
+        let mut pos = Position::EMPTY;
+        pos.side = self.color_of(chars[0]).ok_or_else(|| {
+            format!(
+                "the side to move is {:?}, not {} or {}",
+                chars[0], self.sides[0], self.sides[1]
+            )
+        })?;
+        for (i, &ch) in chars[1..].iter().enumerate() {
+            let piece = match self.pieces.iter().position(|&p| p == ch) {
+                Some(0) => Some(Piece::Man(Color::White)),
+                Some(1) => Some(Piece::Man(Color::Black)),
+                Some(2) => Some(Piece::King(Color::White)),
+                Some(3) => Some(Piece::King(Color::Black)),
+                Some(_) => None,
+                None => {
+                    return Err(format!(
+                        "square {} is {ch:?}, not one of {}",
+                        i + 1,
+                        self.pieces.iter().collect::<String>()
+                    ))
+                }
+            };
+            pos.set(&g, i + 1, piece);
+        }
+        Ok(pos)
+    }
+}
+
+/// Where the game's reversible tail starts: the position after its last
+/// capture or man move (the start position if none), and the moves since,
+/// which are what Hub's `pos ... moves=` carries for repetition detection.
+pub fn reversible_tail(game: &Game) -> (Position, Vec<Move>) {
+    let g = game.geometry();
+    let mut pos = *game.start_position();
+    let mut base = pos;
+    let mut tail = Vec::new();
+    for m in game.history() {
+        let man_move = pos.men(pos.side) & (1 << m.from) != 0;
+        pos.apply(&g, m);
+        if m.is_capture() || man_move {
+            base = pos;
+            tail.clear();
+        } else {
+            tail.push(*m);
+        }
+    }
+    (base, tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wire(from: usize, to: usize, captured: &[usize]) -> WireMove {
+        WireMove {
+            from,
+            to,
+            captured: captured.to_vec(),
+        }
+    }
+
+    #[test]
+    fn hub_moves_read_and_print() {
+        for (text, w) in [
+            ("32-28", wire(32, 28, &[])),
+            ("28x19x23", wire(28, 19, &[23])),
+            ("46x5x41x32x23x14", wire(46, 5, &[41, 32, 23, 14])),
+        ] {
+            assert_eq!(WireMove::parse_hub(text, 50).unwrap(), w);
+            assert_eq!(w.to_hub(), text);
+        }
+        for bad in [
+            "", "32", "32-", "0-5", "51-46", "28x19", "ax3x4", "3x4x+5", "32--28",
+        ] {
+            let e = WireMove::parse_hub(bad, 50).unwrap_err();
+            assert!(e.contains("Hub move"), "{bad:?}: {e}");
+        }
+        // 8x8: squares up to 32 only.
+        assert!(WireMove::parse_hub("33-28", 32).is_err());
+        assert_eq!(WireMove::parse_hub("9-13", 32).unwrap(), wire(9, 13, &[]));
+    }
+
+    #[test]
+    fn every_legal_move_goes_to_the_wire_and_back_on_every_variant() {
+        for v in Variant::ALL {
+            let mut game = Game::new(v);
+            let mut rng = rafle_core::rng::Rng::new(7);
+            while !game.is_over() && game.ply() < 120 {
+                for m in game.legal_moves() {
+                    let w = WireMove::of(v, m);
+                    let back = WireMove::parse_hub(&w.to_hub(), v.num_squares()).unwrap();
+                    assert_eq!(back.find(&game), Ok(*m), "{v} {}", w);
+                }
+                let legal = game.legal_moves();
+                let m = legal[rng.below(legal.len())];
+                game.play(&m).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn captures_with_the_same_from_and_to_are_told_apart_by_the_captured_squares() {
+        // Random positions of a white king among black men meet such pairs
+        // (a king circling a block of men either way round).
+        let mut found = 0;
+        for v in [Variant::International, Variant::Russian, Variant::Thai] {
+            let g = v.geometry();
+            let mut rng = rafle_core::rng::Rng::new(11);
+            for _ in 0..3000 {
+                let mut pos = Position::EMPTY;
+                pos.set(
+                    &g,
+                    1 + rng.below(g.squares),
+                    Some(Piece::King(Color::White)),
+                );
+                for _ in 0..7 {
+                    let s = 1 + rng.below(g.squares);
+                    if pos.piece_at(&g, s).is_none() {
+                        pos.set(&g, s, Some(Piece::Man(Color::Black)));
+                    }
+                }
+                let game = Game::from_position(v, pos);
+                let legal = game.legal_moves();
+                for (i, a) in legal.iter().enumerate() {
+                    for b in &legal[i + 1..] {
+                        if a.from == b.from && a.to == b.to {
+                            found += 1;
+                            let (wa, wb) = (WireMove::of(v, a), WireMove::of(v, b));
+                            assert_ne!(wa.to_hub(), wb.to_hub());
+                            assert_eq!(wa.find(&game), Ok(*a));
+                            assert_eq!(wb.find(&game), Ok(*b));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 0, "no ambiguous capture met");
+    }
+
+    #[test]
+    fn a_move_that_is_not_legal_says_where() {
+        let game = Game::new(Variant::International);
+        let e = wire(1, 2, &[]).find(&game).unwrap_err();
+        assert!(e.contains("1-2 is not legal at W:"), "{e}");
+        let e = wire(31, 27, &[22, 22]).find(&game).unwrap_err();
+        assert!(e.contains("twice"), "{e}");
+        // A capture notation where the move is quiet.
+        assert!(wire(31, 27, &[22]).find(&game).is_err());
+    }
+
+    #[test]
+    fn positions_round_trip_in_both_alphabets() {
+        let start = HUB.write(
+            Variant::International,
+            &Position::start(Variant::International),
+        );
+        assert_eq!(
+            start,
+            format!("W{}{}{}", "b".repeat(20), "e".repeat(10), "w".repeat(20))
+        );
+        for v in Variant::ALL {
+            let mut game = Game::new(v);
+            let mut rng = rafle_core::rng::Rng::new(3);
+            while !game.is_over() && game.ply() < 150 {
+                for abc in [HUB, DXP] {
+                    let s = abc.write(v, game.position());
+                    assert_eq!(s.len(), v.num_squares() + 1);
+                    assert_eq!(abc.read(v, &s).unwrap(), *game.position(), "{v} {s}");
+                }
+                let legal = game.legal_moves();
+                let m = legal[rng.below(legal.len())];
+                game.play(&m).unwrap();
+            }
+        }
+        for (bad, needle) in [
+            ("W", "51 characters"),
+            (&format!("X{}", "e".repeat(50)), "side to move"),
+            (&format!("W{}q", "e".repeat(49)), "square 50 is 'q'"),
+        ] {
+            let e = HUB.read(Variant::International, bad).unwrap_err();
+            assert!(e.contains(needle), "{bad}: {e}");
+        }
+        // DXP's black is Z; Hub's B is not a DXP character.
+        assert!(DXP
+            .read(Variant::International, &format!("Z{}", "z".repeat(50)))
+            .is_ok());
+        assert!(DXP
+            .read(Variant::International, &format!("B{}", "e".repeat(50)))
+            .is_err());
+        assert_eq!(
+            HUB.write(Variant::English, &Position::start(Variant::English))
+                .len(),
+            33
+        );
+    }
+
+    #[test]
+    fn the_reversible_tail_starts_after_the_last_capture_or_man_move() {
+        let mut game = Game::from_fen(Variant::International, "W:WK46,K47:BK5,K4").unwrap();
+        for m in ["47-42", "4-10", "42-47", "10-4"] {
+            game.play_str(m).unwrap();
+        }
+        let (base, tail) = reversible_tail(&game);
+        assert_eq!(base, *game.start_position());
+        assert_eq!(tail.len(), 4);
+        let mut game = Game::new(Variant::International);
+        game.play_str("32-28").unwrap();
+        let (base, tail) = reversible_tail(&game);
+        assert_eq!(base, *game.position());
+        assert!(tail.is_empty());
+    }
+}

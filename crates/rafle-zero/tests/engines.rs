@@ -1,0 +1,496 @@
+//! Engines through the protocols, end to end: rafle's Hub client driving
+//! `rafle hub`, rafle's DXP initiator against `rafle dxp --listen`, each
+//! giving exactly the games of the same match in-process; and misbehaving
+//! engines (tests/fake_hub.py for Hub, a fake follower thread for DXP)
+//! that crash, send garbage, play an illegal move or fall silent, each
+//! losing its game with the reason while nothing hangs.
+
+use rafle_arena::{pdn, play_match, ArenaConfig, MatchResult, Side};
+use rafle_core::{EndReason, Game, Variant};
+use rafle_engine::dxp::message::Message;
+use rafle_engine::dxp::Connection;
+use rafle_engine::notation::WireMove;
+use rafle_engine::{parse_player, EngineOptions, Level};
+use rafle_search::network::EvalError;
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const RAFLE: &str = env!("CARGO_BIN_EXE_rafle");
+
+fn fake_hub() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_hub.py")
+}
+
+fn opts(level: Option<Level>) -> EngineOptions {
+    EngineOptions {
+        level,
+        timeout: Duration::from_secs(20),
+        ..EngineOptions::default()
+    }
+}
+
+fn cfg(games: usize, threads: usize) -> ArenaConfig {
+    ArenaConfig {
+        games,
+        seed: 9,
+        max_plies: 80,
+        threads: Some(threads),
+        ..ArenaConfig::default()
+    }
+}
+
+/// `spec` for every game with seed 0, as `rafle hub`/`rafle dxp` build it.
+fn fixed_seed(spec: &str, v: Variant) -> Side {
+    let f = rafle_search::parse_player(spec, v).unwrap();
+    Side::Player(Arc::new(move |_| f(0)))
+}
+
+/// The games as PDN with the engine's name replaced by the in-process one.
+fn games_text(m: &MatchResult, engine_name: &str, name: &str) -> String {
+    pdn::write_games(&m.games, "t").replace(engine_name, name)
+}
+
+/// A `rafle dxp` follower on a free port, and its address.
+struct Follower(Child, String);
+
+impl Follower {
+    fn start(variant: Variant, player: &str) -> Follower {
+        let mut child = Command::new(RAFLE)
+            .args([
+                "dxp",
+                "--listen",
+                "0",
+                "--variant",
+                variant.name(),
+                "--player",
+                player,
+            ])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split_whitespace()
+            .find(|w| w.starts_with("127.0.0.1:"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Follower(child, addr)
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn matches_through_hub_and_dxp_give_the_games_played_in_process() {
+    let player = "alphabeta:2";
+    for v in [Variant::International, Variant::Thai] {
+        let a = Side::Player(rafle_search::parse_player(player, v).unwrap());
+        let in_process = play_match(v, &a, &fixed_seed(player, v), &cfg(6, 2)).unwrap();
+        let reference = games_text(&in_process, "", "");
+
+        let hub = format!("hub:{RAFLE} hub --variant {} --player {player}", v.name());
+        let b = Side::Player(parse_player(&hub, v, &opts(None)).unwrap());
+        let through_hub = play_match(v, &a, &b, &cfg(6, 2)).unwrap();
+        assert_eq!(
+            games_text(&through_hub, &hub, player),
+            reference,
+            "{v} through Hub"
+        );
+
+        let follower = Follower::start(v, player);
+        let dxp = format!("dxp:{}", follower.1);
+        let b = Side::Player(parse_player(&dxp, v, &opts(None)).unwrap());
+        let through_dxp = play_match(v, &a, &b, &cfg(6, 2)).unwrap();
+        assert_eq!(
+            games_text(&through_dxp, &dxp, player),
+            reference,
+            "{v} through DXP"
+        );
+        assert_eq!(through_dxp.wdl, in_process.wdl);
+    }
+}
+
+#[test]
+fn rafle_eval_plays_an_engine_from_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("rafle-engines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdn_path = dir.join("m.pdn");
+    let hub = format!("hub:{RAFLE} hub --player greedy");
+    let out = Command::new(RAFLE)
+        .args([
+            "eval",
+            "--variant",
+            "international",
+            "--a",
+            "alphabeta:1",
+            "--b",
+            &hub,
+        ])
+        .args([
+            "--games",
+            "2",
+            "--max-plies",
+            "40",
+            "--quiet",
+            "--engine-level",
+            "depth=2",
+        ])
+        .args([
+            "--engine-param",
+            "seed=3",
+            "--engine-concurrency",
+            "2",
+            "--pdn",
+        ])
+        .arg(&pdn_path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(&hub) && text.contains("2 games written"),
+        "{text}"
+    );
+    let games = pdn::read_games(&std::fs::read_to_string(&pdn_path).unwrap()).unwrap();
+    assert_eq!(games.len(), 2);
+    // Bad engine input: one line, non-zero exit.
+    for (args, needle) in [
+        (vec!["--b", "hub:/no/such/engine"], "cannot start"),
+        (vec!["--b", "dxp:127.0.0.1:notaport"], "port"),
+        (
+            vec!["--b", &hub, "--engine-level", "depth=x"],
+            "--engine-level",
+        ),
+        (vec!["--b", &hub, "--engine-param", "book"], "name=value"),
+        (
+            vec!["--b", &hub, "--engine-param", "book=false"],
+            "no parameter \"book\"",
+        ),
+    ] {
+        let out = Command::new(RAFLE)
+            .args([
+                "eval",
+                "--variant",
+                "international",
+                "--a",
+                "random",
+                "--games",
+                "2",
+            ])
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            err.contains(needle) && err.trim().lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    let help = Command::new(RAFLE)
+        .args(["eval", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for part in [
+        "hub:<command line>",
+        "dxp:<host>:<port>",
+        "--engine-level",
+        "--engine-concurrency",
+    ] {
+        assert!(help.contains(part), "rafle eval --help lacks {part}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A match of random against the fake Hub engine striking at its `after`-th search.
+fn fake_hub_match(mode: &str, after: usize, games: usize) -> Result<MatchResult, EvalError> {
+    let v = Variant::International;
+    let spec = format!(
+        "hub:python3 {} {mode} {after} -- {RAFLE} hub --player random",
+        fake_hub().display()
+    );
+    let b = Side::Player(parse_player(&spec, v, &opts(Some(Level::MoveTime(0.05)))).unwrap());
+    let a = Side::Player(rafle_search::parse_player("random", v).unwrap());
+    play_match(
+        v,
+        &a,
+        &b,
+        &ArenaConfig {
+            max_plies: 200,
+            ..cfg(games, 1)
+        },
+    )
+}
+
+#[test]
+fn a_hub_engine_that_misbehaves_loses_with_the_reason() {
+    for (mode, reason, detail) in [
+        ("crash", EndReason::EngineFailure, "crashing on purpose"),
+        ("garbage", EndReason::ProtocolError, "banana"),
+        ("illegal", EndReason::IllegalMove, "1-2 is not legal at"),
+        ("silent", EndReason::TimeForfeit, "no move within 1.1 s"),
+    ] {
+        let t = Instant::now();
+        // It strikes at its third search: mid-game, in the first game.
+        let m = fake_hub_match(mode, 2, 4).unwrap();
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "{mode} took {:?}",
+            t.elapsed()
+        );
+        let first = &m.games[0];
+        assert_eq!(first.termination, reason, "{mode}");
+        assert_eq!(first.a_result().wins, 1, "{mode}: the engine lost game 1");
+        let d = first.detail.as_deref().unwrap_or("");
+        assert!(d.contains(detail) && d.starts_with("hub:"), "{mode}: {d}");
+        let text = pdn::write_game(first, "t");
+        assert!(
+            text.contains(&format!("[Termination \"{reason}\"]")),
+            "{text}"
+        );
+        // The match went on, each game with a fresh process (which
+        // strikes again at its third search): every game is that forfeit.
+        assert_eq!(m.games.len(), 4);
+        assert!(m.games.iter().all(|g| g.termination == reason), "{mode}");
+        assert_eq!((m.wdl.wins, m.wdl.draws, m.wdl.losses), (4, 0, 0), "{mode}");
+    }
+}
+
+#[test]
+fn an_engine_failing_every_game_stops_the_match_in_one_line() {
+    match fake_hub_match("crash", 0, 40) {
+        Err(EvalError::Aborted(why)) => {
+            assert!(
+                why.contains("5 forfeits in a row") && why.contains("engine failure"),
+                "{why}"
+            );
+            assert!(!why.contains('\n'));
+        }
+        other => panic!("expected a stop, got {:?}", other.map(|m| m.wdl)),
+    }
+}
+
+/// A DXP follower that plays its first legal moves and then, at its
+/// `after`-th move, does what `mode` says; one connection, games in turn.
+fn fake_follower(mode: &'static str, after: usize) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            std::thread::spawn(move || {
+                let mut conn = Connection::new(stream).unwrap();
+                let v = Variant::International;
+                let mut game: Option<(Game, rafle_core::Color)> = None;
+                let mut moves = 0;
+                while let Ok(text) = conn.recv(Duration::from_secs(60), None) {
+                    match Message::decode(&text) {
+                        Ok(Message::GameRequest {
+                            follower, position, ..
+                        }) => {
+                            let pos = match position {
+                                None => rafle_core::Position::start(v),
+                                Some((side, board)) => rafle_engine::notation::DXP
+                                    .read(
+                                        v,
+                                        &format!(
+                                            "{}{board}",
+                                            rafle_engine::notation::DXP.side(side)
+                                        ),
+                                    )
+                                    .unwrap(),
+                            };
+                            game = Some((Game::from_position(v, pos), follower));
+                            let _ = conn.send(&Message::GameAccept {
+                                name: "fake".into(),
+                                code: '0',
+                            });
+                        }
+                        Ok(Message::Move {
+                            from, to, captured, ..
+                        }) => {
+                            if let Some((g, _)) = game.as_mut() {
+                                let m = WireMove { from, to, captured }.find(g).unwrap();
+                                g.play(&m).unwrap();
+                            }
+                        }
+                        Ok(Message::GameEnd { .. }) => {
+                            game = None;
+                            let _ = conn.send(&Message::GameEnd {
+                                reason: '0',
+                                stop: '0',
+                            });
+                            continue;
+                        }
+                        _ => continue,
+                    }
+                    let Some((g, me)) = game.as_mut() else {
+                        continue;
+                    };
+                    if g.turn() != *me || g.is_over() {
+                        continue;
+                    }
+                    if moves == after {
+                        moves += 1;
+                        match mode {
+                            "crash" => return,
+                            "garbage" => {
+                                let _ = conn.send(&Message::Chat("fine".into()));
+                                let _ = conn.send_text("Mxyz");
+                            }
+                            "illegal" => {
+                                let _ = conn.send(&Message::Move {
+                                    seconds: 0,
+                                    from: 1,
+                                    to: 2,
+                                    captured: vec![],
+                                });
+                            }
+                            _ => {} // silent
+                        }
+                        continue;
+                    }
+                    moves += 1;
+                    let m = g.legal_moves()[0];
+                    let w = WireMove::of(v, &m);
+                    g.play(&m).unwrap();
+                    let _ = conn.send(&Message::Move {
+                        seconds: 0,
+                        from: w.from,
+                        to: w.to,
+                        captured: w.captured,
+                    });
+                }
+            });
+        }
+    });
+    addr
+}
+
+#[test]
+fn a_dxp_engine_that_misbehaves_loses_with_the_reason() {
+    let v = Variant::International;
+    for (mode, reason, detail) in [
+        ("crash", EndReason::EngineFailure, "closed the connection"),
+        ("garbage", EndReason::ProtocolError, "\"Mxyz\""),
+        ("illegal", EndReason::IllegalMove, "1-2 is not legal at"),
+        ("silent", EndReason::TimeForfeit, "no move within 3.0 s"),
+    ] {
+        let addr = fake_follower(mode, 2);
+        let o = EngineOptions {
+            level: Some(Level::parse("time=60").unwrap()),
+            timeout: Duration::from_secs(3),
+            ..EngineOptions::default()
+        };
+        let b = Side::Player(parse_player(&format!("dxp:{addr}"), v, &o).unwrap());
+        let a = Side::Player(rafle_search::parse_player("random", v).unwrap());
+        let t = Instant::now();
+        let m = play_match(
+            v,
+            &a,
+            &b,
+            &ArenaConfig {
+                max_plies: 200,
+                ..cfg(2, 1)
+            },
+        )
+        .unwrap();
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "{mode} took {:?}",
+            t.elapsed()
+        );
+        let first = &m.games[0];
+        assert_eq!(first.termination, reason, "{mode}");
+        assert_eq!(first.a_result().wins, 1, "{mode}");
+        let d = first.detail.as_deref().unwrap_or("");
+        assert!(d.contains(detail) && d.starts_with("dxp:"), "{mode}: {d}");
+        assert_eq!(m.wdl.games(), 2);
+    }
+}
+
+/// Whether process `pid` is alive (`kill -0`).
+fn alive(pid: &str) -> bool {
+    Command::new("kill")
+        .args(["-0", pid])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn ctrl_c_ends_the_match_and_its_engine_processes() {
+    let dir = std::env::temp_dir().join(format!("rafle-ctrlc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("fake.pid");
+    let hub = format!(
+        "hub:python3 {} silent 0 -- {RAFLE} hub --player random",
+        fake_hub().display()
+    );
+    let mut eval = Command::new(RAFLE)
+        .args([
+            "eval",
+            "--variant",
+            "international",
+            "--a",
+            "random",
+            "--b",
+            &hub,
+        ])
+        .args(["--games", "2", "--quiet", "--engine-level", "move-time=30"])
+        .env("FAKE_PID_FILE", &pid_file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the engine to be up and thinking (silently) on its first move.
+    let t = Instant::now();
+    while !pid_file.exists() && t.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(800));
+    let fake = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(alive(&fake));
+    Command::new("kill")
+        .args(["-INT", &eval.id().to_string()])
+        .status()
+        .unwrap();
+    let t = Instant::now();
+    let status = loop {
+        if let Some(s) = eval.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "rafle eval ignored Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut eval.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("interrupted"), "{err}");
+    let t = Instant::now();
+    while alive(&fake) && t.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(&fake), "the engine process outlived rafle eval");
+    let _ = std::fs::remove_dir_all(&dir);
+}
