@@ -140,9 +140,21 @@ class VecEnv:
 
 @final
 class SpecPlayer:
-    """A player of a CLI spec that needs no network (random, greedy, alphabeta:D, uct:N)."""
+    """A player of a CLI spec that needs no network (random, greedy, alphabeta:D, uct:N),
+    or an engine (hub:<command line>, dxp:<host>:<port>) with its level, parameters,
+    start/move timeout in seconds and the games it may play at once."""
 
-    def __new__(cls, spec: str, variant: str, seed: int = 0) -> SpecPlayer: ...
+    def __new__(
+        cls,
+        spec: str,
+        variant: str,
+        seed: int = 0,
+        *,
+        level: str | None = None,
+        params: Sequence[tuple[str, str]] | None = None,
+        timeout: float = 60.0,
+        concurrency: int = 1,
+    ) -> SpecPlayer: ...
     @property
     def spec(self) -> str: ...
     @property
@@ -300,6 +312,7 @@ def evaluate(
     sprt: Sequence[float] | None = None,
     threads: int | None = None,
     progress: bool = True,
+    max_forfeits: int = 5,
 ) -> MatchResult: ...
 def search(
     env: VecEnv,

@@ -42,24 +42,51 @@ class Player:
     train`` or ``rafle.model.save``, searched with ``sims`` simulations per
     step, default its ``eval.simulations``; needs torch; ``device`` is where
     its network runs), ``zoo:VARIANT[:sims]`` (the model shipped with rafle
-    for that variant, ``rafle/zoo/``).
+    for that variant, ``rafle/zoo/``), and engines: ``hub:<command line>``
+    (a Hub v2 engine such as Scan, started with that command line) and
+    ``dxp:<host>:<port>`` (a DXP engine listening there).
+
+    For an engine: ``level`` is its search limit (``"move-time=0.2"``,
+    ``"depth=6"``, ``"nodes=100000"``, ``"time=60 moves=75 inc=1"``; DXP
+    takes a clock only), ``params`` its Hub parameters (``{"book":
+    "false"}``), ``timeout`` the seconds it may take to start and to move
+    at a depth or node level, ``concurrency`` the games ``rafle.evaluate``
+    plays with it at once (one process or connection each). An engine that
+    crashes, stalls, sends garbage or an illegal move loses that game in a
+    match; ``choose`` raises RuntimeError then.
 
     ``choose(game)`` returns a legal move of a ``rafle.Game`` in path
-    notation. An unknown or malformed spec or variant is a ValueError naming
-    it.
+    notation. An unknown or malformed spec, variant or level is a
+    ValueError naming it.
     """
 
-    def __init__(self, spec: str, variant: str, seed: int = 0, *, device: str = "cpu") -> None:
+    def __init__(
+        self,
+        spec: str,
+        variant: str,
+        seed: int = 0,
+        *,
+        device: str = "cpu",
+        level: Optional[str] = None,
+        params: Optional[Mapping[str, Any]] = None,
+        timeout: float = 60.0,
+        concurrency: int = 1,
+    ) -> None:
         self.device = device
         if variant not in _rafle.VARIANTS:
             raise ValueError(f"unknown variant {variant!r} (known: {', '.join(_rafle.VARIANTS)})")
         self.spec = spec
         self.variant = variant
         self.seed = seed
+        self.level = level
+        self.params = dict(params or {})
+        self.timeout = timeout
+        self.concurrency = concurrency
         model = _rafle.model_spec(spec)
         self._native: Union[SpecPlayer, NetworkAgent]
         if model is None:
-            self._native = SpecPlayer(spec, variant, seed)
+            engine = {"level": level, "params": [(str(k), _param(v)) for k, v in self.params.items()]}
+            self._native = SpecPlayer(spec, variant, seed, timeout=timeout, concurrency=concurrency, **engine)
         else:
             kind, target, sims = model
             path = ZOO / f"{target}.safetensors" if kind == "zoo" else Path(target)
@@ -79,15 +106,24 @@ class Player:
         return self._native.choose(game)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from its spec and seed (a search's caches start afresh).
-        return (_player, (self.spec, self.variant, self.seed, self.device))
+        # Rebuilt from its spec and seed (a search's caches start afresh; an
+        # engine is started again).
+        engine = (self.level, self.params, self.timeout, self.concurrency)
+        return (_player, (self.spec, self.variant, self.seed, self.device, engine))
 
     def __repr__(self) -> str:
-        return f"rafle.Player({self.spec!r}, {self.variant!r}, seed={self.seed})"
+        level = "" if self.level is None else f", level={self.level!r}"
+        return f"rafle.Player({self.spec!r}, {self.variant!r}, seed={self.seed}{level})"
 
 
-def _player(spec: str, variant: str, seed: int, device: str) -> Player:
-    return Player(spec, variant, seed, device=device)
+def _param(v: Any) -> str:
+    """An engine parameter's value as Hub writes it (booleans in lower case)."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _player(spec: str, variant: str, seed: int, device: str, engine: tuple[Any, ...] = (None, None, 60.0, 1)) -> Player:
+    level, params, timeout, concurrency = engine
+    return Player(spec, variant, seed, device=device, level=level, params=params, timeout=timeout, concurrency=concurrency)
 
 
 def _model_agent(spec: str, path: Path, sims: Optional[int], variant: str, seed: int, device: str) -> NetworkAgent:
@@ -152,6 +188,7 @@ def evaluate(
     sprt: Optional[Sequence[float]] = None,
     threads: Optional[int] = None,
     progress: bool = True,
+    max_forfeits: int = 5,
 ) -> MatchResult:
     """Plays ``games`` games of ``a`` against ``b`` as ``rafle eval`` does and
     returns the result for ``a``.
@@ -167,6 +204,12 @@ def evaluate(
     games to that file; ``progress`` draws a bar on stderr. The same seed
     gives the same games. Errors inside an evaluator are raised as they were;
     Ctrl-C stops the match.
+
+    Engine sides (``hub:``/``dxp:`` specs, or a ``Player`` of one with its
+    level) play as many games at once as their ``concurrency`` (a bare spec
+    string: one); a game an engine forfeits (crash, time, garbage, illegal
+    move) is its loss, the reason in ``pdn`` and ``table``, and
+    ``max_forfeits`` forfeits in a row stop the match with RuntimeError.
     """
     return _rafle.evaluate(
         _native(a, variant, seed),
@@ -181,4 +224,5 @@ def evaluate(
         sprt=None if sprt is None else list(sprt),
         threads=threads,
         progress=progress,
+        max_forfeits=max_forfeits,
     )

@@ -9,8 +9,9 @@
   env alternates the players, as PettingZoo's classic games do: each step is
   played by the player to act, the observation is in that player's frame and
   the reward goes to the player who made the step, so one policy plays both
-  sides. With ``opponent`` (a player spec such as ``"alphabeta:2"``, made
-  into ``rafle.Player(spec, variant, seed)``, or any object with
+  sides. With ``opponent`` (a player spec such as ``"alphabeta:2"`` or an
+  engine's ``"hub:/opt/scan/scan hub"``, made into ``rafle.Player(spec,
+  variant, seed)``; a ``rafle.Player`` with an engine level; or any object with
   ``.choose(game) -> move``, and ``.seed(seed)`` if it draws at random) you
   play ``player`` (0 White, 1 Black, None: drawn at each reset); the
   opponent's moves are played inside ``reset`` and ``step``, the observation

@@ -7,25 +7,33 @@
 use crate::errors::{parse_variant, value_error};
 use crate::evaluator::{check_callable, raise, ErrorSlot, Kind, PyEvaluator};
 use crate::game::Game;
-use crate::interrupt::interruptible;
+use crate::interrupt::{interruptible, interruptible_also};
 use crate::settings::{search_params, to_py};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rafle_arena::{NetworkSide, Side};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
+use rafle_engine::{EngineOptions, Level};
 use rafle_search::network::{self, NetworkPlayer, SearchParams};
-use rafle_search::parse_player;
-use std::sync::Mutex;
+use rafle_search::PlayerFactory;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// A player of a CLI spec that needs no network: "random", "greedy",
-/// "alphabeta:4", "alphabeta:t=0.5s", "uct:400".
+/// "alphabeta:4", "alphabeta:t=0.5s", "uct:400", and engines
+/// ("hub:<command line>", "dxp:<host>:<port>") with their level and
+/// parameters.
 #[pyclass(module = "rafle", name = "SpecPlayer")]
 pub struct SpecPlayer {
     spec: String,
     variant: Variant,
     seed: u64,
+    factory: PlayerFactory,
     player: Mutex<Box<dyn rafle_search::Player>>,
+    /// An engine's: its stop flag (raised on Ctrl-C) and games in flight.
+    engine: Option<(Arc<AtomicBool>, usize)>,
 }
 
 impl std::fmt::Debug for SpecPlayer {
@@ -53,15 +61,45 @@ fn playable(game: &Game, variant: Variant) -> PyResult<&rafle_core::Game> {
 #[pymethods]
 impl SpecPlayer {
     #[new]
-    #[pyo3(signature = (spec, variant, seed = 0))]
-    fn new(spec: &str, variant: &str, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (spec, variant, seed = 0, *, level = None, params = None, timeout = 60.0,
+        concurrency = 1))]
+    fn new(
+        spec: &str,
+        variant: &str,
+        seed: u64,
+        level: Option<&str>,
+        params: Option<Vec<(String, String)>>,
+        timeout: f64,
+        concurrency: usize,
+    ) -> PyResult<Self> {
         let v = parse_variant(variant)?;
-        let factory = parse_player(spec, v).map_err(value_error)?;
+        let is_engine = rafle_engine::engine_spec(spec).is_some();
+        if !is_engine && (level.is_some() || params.as_ref().is_some_and(|p| !p.is_empty())) {
+            return Err(value_error(format!(
+                "{spec:?}: level= and params= are for engine players (hub:..., dxp:...)"
+            )));
+        }
+        if !(timeout > 0.0 && timeout <= 86_400.0) {
+            return Err(value_error("timeout must be in (0, 86400] seconds"));
+        }
+        if concurrency == 0 {
+            return Err(value_error("concurrency must be at least 1"));
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let opts = EngineOptions {
+            level: level.map(Level::parse).transpose().map_err(value_error)?,
+            params: params.unwrap_or_default(),
+            timeout: Duration::from_secs_f64(timeout),
+            stop: Some(stop.clone()),
+        };
+        let factory = rafle_engine::parse_player(spec, v, &opts).map_err(value_error)?;
         Ok(SpecPlayer {
             spec: spec.trim().to_string(),
             variant: v,
             seed,
             player: Mutex::new(factory(seed)),
+            factory,
+            engine: is_engine.then_some((stop, concurrency)),
         })
     }
 
@@ -84,7 +122,8 @@ impl SpecPlayer {
     fn choose(&self, py: Python<'_>, game: PyRef<'_, Game>) -> PyResult<String> {
         let g = playable(&game, self.variant)?.clone();
         let player = &self.player;
-        let m = interruptible(py, |_| {
+        let flags: Vec<_> = self.engine.iter().map(|(f, _)| f.clone()).collect();
+        let m = interruptible_also(py, &flags, |_| {
             let mut p = player.lock().unwrap_or_else(|e| e.into_inner());
             p.choose(&g)
         })?;
@@ -263,13 +302,19 @@ pub fn model_spec(spec: &str) -> PyResult<Option<(&'static str, String, Option<u
     }))
 }
 
+/// An engine side of a match: its stop flag and the games it may play at once.
+pub type EngineSeat = (Arc<AtomicBool>, usize);
+
 /// The arena side of a Python object (a spec string, a SpecPlayer, a
 /// NetworkAgent or a policy callable); the error slots of its Python
-/// evaluators go to `slots`.
+/// evaluators go to `slots`, an engine's stop flag and concurrency to
+/// `engines` (a spec string's engine runs with the default options, one
+/// game at a time).
 pub fn side_of(
     obj: &Bound<'_, PyAny>,
     variant: Variant,
     slots: &mut Vec<ErrorSlot>,
+    engines: &mut Vec<EngineSeat>,
 ) -> PyResult<Side> {
     if let Ok(spec) = obj.extract::<String>() {
         if spec.trim().starts_with("model:") {
@@ -278,8 +323,16 @@ pub fn side_of(
                  use rafle.evaluate or rafle.Player (python/rafle/agents.py)"
             )));
         }
+        let stop = Arc::new(AtomicBool::new(false));
+        let opts = EngineOptions {
+            stop: Some(stop.clone()),
+            ..EngineOptions::default()
+        };
+        if rafle_engine::engine_spec(&spec).is_some() {
+            engines.push((stop, 1));
+        }
         return Ok(Side::Player(
-            parse_player(&spec, variant).map_err(value_error)?,
+            rafle_engine::parse_player(&spec, variant, &opts).map_err(value_error)?,
         ));
     }
     if let Ok(p) = obj.cast::<SpecPlayer>() {
@@ -292,9 +345,8 @@ pub fn side_of(
                 variant.name()
             )));
         }
-        return Ok(Side::Player(
-            parse_player(&p.spec, variant).map_err(value_error)?,
-        ));
+        engines.extend(p.engine.clone());
+        return Ok(Side::Player(p.factory.clone()));
     }
     let py = obj.py();
     let (callable, kind, name, params, sims) = if let Ok(a) = obj.cast::<NetworkAgent>() {

@@ -6,7 +6,7 @@
 use crate::agents::side_of;
 use crate::errors::{parse_variant, value_error};
 use crate::evaluator::raise;
-use crate::interrupt::interruptible;
+use crate::interrupt::interruptible_also;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -112,7 +112,7 @@ fn openings(
 /// Plays a match of `a` against `b` (see the Python docs of rafle.evaluate).
 #[pyfunction]
 #[pyo3(signature = (a, b, *, variant, games = 100, seed = 0, openings = None, opening_plies = 4,
-    max_plies = 400, pdn = None, sprt = None, threads = None, progress = true))]
+    max_plies = 400, pdn = None, sprt = None, threads = None, progress = true, max_forfeits = 5))]
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     py: Python<'_>,
@@ -128,6 +128,7 @@ pub fn evaluate(
     sprt: Option<Vec<f64>>,
     threads: Option<usize>,
     progress: bool,
+    max_forfeits: usize,
 ) -> PyResult<MatchResult> {
     let v = parse_variant(variant)?;
     if games == 0 {
@@ -149,9 +150,18 @@ pub fn evaluate(
             ))
         }
     };
-    let mut slots = Vec::new();
-    let side_a = side_of(a, v, &mut slots)?;
-    let side_b = side_of(b, v, &mut slots)?;
+    let (mut slots, mut engines) = (Vec::new(), Vec::new());
+    let side_a = side_of(a, v, &mut slots, &mut engines)?;
+    let side_b = side_of(b, v, &mut slots, &mut engines)?;
+    if max_forfeits == 0 {
+        return Err(value_error("max_forfeits must be at least 1"));
+    }
+    // One engine process or connection per game in flight.
+    let threads = match engines.iter().map(|(_, n)| *n).min() {
+        Some(n) => Some(threads.unwrap_or(usize::MAX).min(n)),
+        None => threads,
+    };
+    let flags: Vec<_> = engines.into_iter().map(|(f, _)| f).collect();
     let mut cfg = ArenaConfig {
         games,
         seed,
@@ -162,9 +172,9 @@ pub fn evaluate(
         progress,
         openings: self::openings(v, openings)?,
         stop: None,
-        ..ArenaConfig::default()
+        max_forfeits,
     };
-    let result = interruptible(py, |stop| {
+    let result = interruptible_also(py, &flags, |stop| {
         cfg.stop = Some(stop.clone());
         rafle_arena::play_match(v, &side_a, &side_b, &cfg)
     })?;

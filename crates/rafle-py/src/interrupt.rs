@@ -18,6 +18,19 @@ pub fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&Arc<AtomicBool>) -> T + Send,
 ) -> PyResult<T> {
+    interruptible_also(py, &[], work)
+}
+
+/// [`interruptible`], raising the flags `also` too on Ctrl-C (engine
+/// players, which wait on their own flag; they are lowered first).
+pub fn interruptible_also<T: Send>(
+    py: Python<'_>,
+    also: &[Arc<AtomicBool>],
+    work: impl FnOnce(&Arc<AtomicBool>) -> T + Send,
+) -> PyResult<T> {
+    for f in also {
+        f.store(false, Ordering::Relaxed);
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let done = (Mutex::new(false), Condvar::new());
     let wait = |timeout: Option<Duration>| -> bool {
@@ -43,6 +56,9 @@ pub fn interruptible<T: Send>(
             }
             if let Err(e) = py.check_signals() {
                 stop.store(true, Ordering::Relaxed);
+                for f in also {
+                    f.store(true, Ordering::Relaxed);
+                }
                 py.detach(|| wait(None));
                 let _ = handle.join();
                 return Err(e);

@@ -133,11 +133,14 @@ impl<E: Evaluator> Player for NetworkPlayer<E> {
 
     /// Nodes: that many simulations per step. Time: the simulations this
     /// player's own moves so far ran in that time (nodes per second times
-    /// the time), at most the spec's; the spec's until it has moved once.
+    /// the time), at least 1 and at most the spec's; the spec's until it
+    /// has moved once (a spec of 0, the policy's move, stays 0).
     /// A depth is not a limit of this search.
     fn set_budget(&mut self, budget: Budget) {
         let sims = match budget {
             Budget::Nodes(n) => n.min(1_000_000) as usize,
+            // Playing the policy (0 simulations) is as fast as it gets.
+            Budget::Time(_) if self.spec_simulations == 0 => 0,
             Budget::Time(t) if self.spent.1 > 0.0 && self.spent.0 > 0 => {
                 let rate = self.spent.0 as f64 / self.spent.1;
                 ((rate * t.as_secs_f64()) as usize).clamp(1, self.spec_simulations.max(1))
