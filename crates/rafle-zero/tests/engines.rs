@@ -494,3 +494,114 @@ fn ctrl_c_ends_the_match_and_its_engine_processes() {
     assert!(!alive(&fake), "the engine process outlived rafle eval");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_dxp_follower_plays_a_game_and_answers_back_requests() {
+    let v = Variant::International;
+    let follower = Follower::start(v, "alphabeta:2");
+    let stream = std::net::TcpStream::connect(&follower.1).unwrap();
+    let mut conn = Connection::new(stream).unwrap();
+    let wait = Duration::from_secs(20);
+    let next = |conn: &Connection| Message::decode(&conn.recv(wait, None).unwrap()).unwrap();
+    // rafle follows as Black from the start position: White (us) moves first.
+    conn.send(&Message::GameRequest {
+        name: "test".into(),
+        follower: rafle_core::Color::Black,
+        minutes: 5,
+        moves: 0,
+        position: None,
+    })
+    .unwrap();
+    assert!(matches!(next(&conn), Message::GameAccept { code: '0', .. }));
+    let mut game = Game::new(v);
+    let ours = game.legal_moves()[0];
+    let w = WireMove::of(v, &ours);
+    conn.send(&Message::Move {
+        seconds: 0,
+        from: w.from,
+        to: w.to,
+        captured: w.captured,
+    })
+    .unwrap();
+    game.play(&ours).unwrap();
+    let Message::Move {
+        from, to, captured, ..
+    } = next(&conn)
+    else {
+        panic!("no move")
+    };
+    let reply = WireMove { from, to, captured }.find(&game).unwrap();
+    game.play(&reply).unwrap();
+    // Back to move 1, White to move: accepted, and nothing to play for Black.
+    conn.send(&Message::BackRequest {
+        move_number: 1,
+        to_move: rafle_core::Color::White,
+    })
+    .unwrap();
+    assert_eq!(next(&conn), Message::BackAccept { code: '0' });
+    // Back to move 1, Black to move: rafle plays its reply again.
+    conn.send(&Message::BackRequest {
+        move_number: 1,
+        to_move: rafle_core::Color::Black,
+    })
+    .unwrap();
+    assert_eq!(
+        next(&conn),
+        Message::BackAccept { code: '2' },
+        "ply 1 is not reached after going back to 0"
+    );
+    conn.send(&Message::Move {
+        seconds: 0,
+        from: WireMove::of(v, &ours).from,
+        to: WireMove::of(v, &ours).to,
+        captured: vec![],
+    })
+    .unwrap();
+    assert!(matches!(next(&conn), Message::Move { .. }));
+    conn.send(&Message::BackRequest {
+        move_number: 1,
+        to_move: rafle_core::Color::Black,
+    })
+    .unwrap();
+    assert_eq!(next(&conn), Message::BackAccept { code: '0' });
+    let Message::Move {
+        from, to, captured, ..
+    } = next(&conn)
+    else {
+        panic!("no move after going back")
+    };
+    assert!(WireMove { from, to, captured }
+        .find(&{
+            let mut g = Game::new(v);
+            g.play(&ours).unwrap();
+            g
+        })
+        .is_ok());
+    // Out of range; then an illegal move ends the game; then the end.
+    conn.send(&Message::BackRequest {
+        move_number: 90,
+        to_move: rafle_core::Color::White,
+    })
+    .unwrap();
+    assert_eq!(next(&conn), Message::BackAccept { code: '2' });
+    conn.send(&Message::Move {
+        seconds: 0,
+        from: 1,
+        to: 2,
+        captured: vec![],
+    })
+    .unwrap();
+    assert!(matches!(next(&conn), Message::Chat(t) if t.contains("not legal")));
+    assert_eq!(
+        next(&conn),
+        Message::GameEnd {
+            reason: '0',
+            stop: '0'
+        }
+    );
+    conn.send(&Message::GameEnd {
+        reason: '0',
+        stop: '1',
+    })
+    .unwrap();
+}
