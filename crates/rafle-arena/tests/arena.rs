@@ -201,7 +201,12 @@ fn quitter(at: usize, always: bool, v: Variant) -> Side {
 #[test]
 fn a_forfeit_loses_that_game_with_its_reason_and_detail() {
     let v = Variant::International;
-    let m = play_match(v, &quitter(10, false, v), &player("random", v), &cfg(16, 5));
+    // About half the games are forfeits: no stop after some in a row here.
+    let c = ArenaConfig {
+        max_forfeits: usize::MAX,
+        ..cfg(16, 5)
+    };
+    let m = play_match(v, &quitter(10, false, v), &player("random", v), &c);
     let forfeits: Vec<_> = m
         .games
         .iter()
