@@ -110,6 +110,11 @@ class GameEnv(gymnasium.Env):
     def _legal_mask(self) -> np.ndarray:
         return self._env.legal_mask(copy=False)[0].view(np.int8)
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, (A,) bool: what sb3-contrib's MaskablePPO
+        (and ``ActionMasker``-style code) asks an env for."""
+        return self._env.legal_mask(copy=True)[0]
+
     def _to_play(self) -> int:
         return int(self._env.to_play(copy=False)[0])
 
@@ -241,6 +246,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _legal_mask(self) -> np.ndarray:
         return self.env.legal_mask(copy=False)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every game now, (num_envs, A) bool (the form
+        of sb3-contrib's masks for a vector env)."""
+        return self.env.legal_mask(copy=True)
 
     def reset(
         self,
