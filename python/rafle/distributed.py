@@ -202,6 +202,9 @@ def run(
     on_iteration: Optional[Callable[[RunState], None]] = None,
 ) -> RunState:
     """Trains as the module docs say; returns the final state."""
+    for name, value in [("iterations", iterations), ("minutes", minutes), ("final_games", final_games)]:
+        if value is not None and value < 0:
+            raise ValueError(f"{name} must not be negative, got {value}")
     import torch
 
     import rafle

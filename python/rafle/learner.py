@@ -140,6 +140,8 @@ class Replay:
     uniformly with replacement. ``total_added`` counts every position added."""
 
     def __init__(self, window: int) -> None:
+        if window < 1:
+            raise ValueError(f"window must be at least 1, got {window}")
         self.window = window
         self.arrays: Dict[str, np.ndarray] = {}
         self.size = 0

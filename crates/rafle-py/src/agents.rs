@@ -4,7 +4,7 @@
 //! (python/rafle/agents.py) wraps these two: `model:` specs load the
 //! checkpoint with torch and become a NetworkAgent.
 
-use crate::errors::{parse_variant, value_error};
+use crate::errors::{count, parse_variant, value_error};
 use crate::evaluator::{check_callable, raise, ErrorSlot, Kind, PyEvaluator};
 use crate::game::Game;
 use crate::interrupt::{interruptible, interruptible_also};
@@ -70,9 +70,10 @@ impl SpecPlayer {
         level: Option<&str>,
         params: Option<Vec<(String, String)>>,
         timeout: f64,
-        concurrency: usize,
+        concurrency: i64,
     ) -> PyResult<Self> {
         let v = parse_variant(variant)?;
+        let concurrency: usize = count("concurrency", concurrency)?;
         let is_engine = rafle_engine::engine_spec(spec).is_some();
         if !is_engine && (level.is_some() || params.as_ref().is_some_and(|p| !p.is_empty())) {
             return Err(value_error(format!(
@@ -164,18 +165,21 @@ pub fn check_simulations(simulations: usize) -> PyResult<()> {
 
 /// Simulations per move: the keyword, else the `search` table's, else `default`.
 pub fn simulations_of(
-    keyword: Option<usize>,
+    keyword: Option<i64>,
     search: Option<&Bound<'_, PyDict>>,
     default: usize,
 ) -> PyResult<usize> {
     let from_table = match search {
         Some(d) => d
             .get_item("simulations")?
-            .map(|x| x.extract())
+            .map(|x| x.extract::<i64>())
             .transpose()?,
         None => None,
     };
-    let n = keyword.or(from_table).unwrap_or(default);
+    let n = match keyword.or(from_table) {
+        Some(n) => count("simulations", n)?,
+        None => default,
+    };
     check_simulations(n)?;
     Ok(n)
 }
@@ -188,7 +192,7 @@ impl NetworkAgent {
     #[allow(clippy::too_many_arguments)]
     fn new(
         evaluator: Bound<'_, PyAny>,
-        simulations: Option<usize>,
+        simulations: Option<i64>,
         algorithm: Option<&str>,
         search: Option<&Bound<'_, PyDict>>,
         name: Option<String>,

@@ -4,7 +4,7 @@
 //! batch of all games where it is to act.
 
 use crate::agents::side_of;
-use crate::errors::{parse_variant, value_error};
+use crate::errors::{count, count_opt, parse_variant, value_error};
 use crate::evaluator::raise;
 use crate::interrupt::interruptible_also;
 use pyo3::exceptions::PyOSError;
@@ -119,18 +119,23 @@ pub fn evaluate(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
     variant: &str,
-    games: usize,
+    games: i64,
     seed: u64,
     openings: Option<&Bound<'_, PyAny>>,
-    opening_plies: usize,
-    max_plies: usize,
+    opening_plies: i64,
+    max_plies: i64,
     pdn: Option<PathBuf>,
     sprt: Option<Vec<f64>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     progress: bool,
-    max_forfeits: usize,
+    max_forfeits: i64,
 ) -> PyResult<MatchResult> {
     let v = parse_variant(variant)?;
+    let games: usize = count("games", games)?;
+    let opening_plies: usize = count("opening_plies", opening_plies)?;
+    let max_plies: usize = count("max_plies", max_plies)?;
+    let threads: Option<usize> = count_opt("threads", threads)?;
+    let max_forfeits: usize = count("max_forfeits", max_forfeits)?;
     if games == 0 {
         return Err(value_error("games must be at least 1"));
     }

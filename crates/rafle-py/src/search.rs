@@ -52,7 +52,7 @@ pub fn search(
     py: Python<'_>,
     env: PyRef<'_, VecEnv>,
     evaluator: Bound<'_, PyAny>,
-    simulations: Option<usize>,
+    simulations: Option<i64>,
     algorithm: Option<&str>,
     seed: u64,
     explore: bool,

@@ -1,7 +1,7 @@
 //! `rafle.SelfPlay`: rafle-search's batched self-play driven by a Python
 //! network; `play` returns numpy arrays ready for training.
 
-use crate::errors::{parse_variant, value_error};
+use crate::errors::{count, count_opt, parse_variant, value_error};
 use crate::evaluator::{check_callable, raise, Kind, PyEvaluator};
 use crate::interrupt::interruptible;
 use crate::settings::{from_object, object, search_params, to_py};
@@ -104,16 +104,20 @@ impl SelfPlay {
     fn new(
         variant: &str,
         evaluator: Bound<'_, PyAny>,
-        num_games: usize,
-        simulations: Option<usize>,
+        num_games: i64,
+        simulations: Option<i64>,
         search: Option<&Bound<'_, PyDict>>,
-        max_plies: Option<u32>,
-        opening_plies: u32,
+        max_plies: Option<i64>,
+        opening_plies: i64,
         value_target_search: f64,
         seed: u64,
         knobs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let v = parse_variant(variant)?;
+        let num_games: usize = count("num_games", num_games)?;
+        let simulations: Option<usize> = count_opt("simulations", simulations)?;
+        let max_plies: Option<u32> = count_opt("max_plies", max_plies)?;
+        let opening_plies: u32 = count("opening_plies", opening_plies)?;
         let search = search_params(search, &[("simulations", simulations.into())], knobs)?;
         let selfplay = SelfPlayConfig {
             parallel_games: num_games,
@@ -158,9 +162,10 @@ impl SelfPlay {
     fn play<'py>(
         &mut self,
         py: Python<'py>,
-        positions: usize,
+        positions: i64,
         progress: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let positions: usize = count("positions", positions)?;
         if positions == 0 {
             return Err(value_error("positions must be at least 1"));
         }

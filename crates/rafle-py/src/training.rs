@@ -1,7 +1,7 @@
 //! What the Python learner shares with `rafle train` (rafle-train): the
 //! replay file, the metrics file and its names, the self-play figures.
 
-use crate::errors::value_error;
+use crate::errors::{count, value_error};
 use crate::selfplay::dense_dict;
 use crate::settings::{from_object, object};
 use numpy::{PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -111,10 +111,11 @@ pub fn load_replay<'py>(
     py: Python<'py>,
     path: PathBuf,
     variant: &str,
-    window: usize,
+    window: i64,
     value_target_search: f32,
 ) -> PyResult<(Bound<'py, PyDict>, u64)> {
     let v: Variant = variant.parse().map_err(value_error)?;
+    let window: usize = count("window", window)?;
     if window == 0 {
         return Err(value_error("window must be at least 1"));
     }

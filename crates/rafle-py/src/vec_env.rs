@@ -7,7 +7,7 @@
 //! place: no copy at all. Read-only, because the batch writes only what
 //! changed and so needs its arrays to keep what it wrote.
 
-use crate::errors::{parse_variant, value_error};
+use crate::errors::{count, count_opt, parse_variant, value_error};
 use crate::game::Game;
 use ndarray::Axis;
 use numpy::{
@@ -345,17 +345,17 @@ impl VecEnv {
     fn new(
         py: Python<'_>,
         variant: &str,
-        num_envs: usize,
+        num_envs: i64,
         seed: u64,
-        max_plies: Option<u32>,
+        max_plies: Option<i64>,
         illegal: &str,
         fen: Option<String>,
         autoreset: &str,
     ) -> PyResult<Self> {
         let config = Config {
             variant: parse_variant(variant)?,
-            num_envs,
-            max_plies,
+            num_envs: count("num_envs", num_envs)?,
+            max_plies: count_opt("max_plies", max_plies)?,
             illegal: parse_illegal(illegal)?,
             fen,
             autoreset: autoreset.parse().map_err(value_error)?,
