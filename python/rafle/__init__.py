@@ -109,6 +109,8 @@ driven by your network; details in ``rafle.agents``)::
     sp = rafle.SelfPlay("thai", evaluator, num_games=256, simulations=32, seed=0)
     batch = sp.play(4096)       # obs, mask, policy, value (W/D/L target), search_value, result, version
     sp.stats                    # games, nn_evals, avg_batch, nn_share, evals_per_s, ...
+    games = rafle.read_pdn("games.pdn")   # PDN games replayed (g.tags, g.moves, g.game()); bad ones warned and skipped
+    data = rafle.pdn_samples(games)       # the arrays of sp.play, targets from the played moves and results
 
 Players of ``rafle.evaluate`` are spec strings, ``Player``, ``NetworkAgent``
 or policy callables ``(obs, mask) -> actions``; every game advances in
@@ -121,6 +123,7 @@ a long call. The GIL is released during tree work.
 
 from rafle._rafle import END_REASONS, SMALL_BATCH, VARIANTS, Game, VecEnv
 from rafle.agents import MatchResult, NetworkAgent, Player, SearchResult, SelfPlay, evaluate, search
+from rafle.pdn import PdnGame, pdn_samples, read_pdn
 
 __all__ = [
     "END_REASONS",
@@ -135,5 +138,8 @@ __all__ = [
     "SelfPlay",
     "MatchResult",
     "SearchResult",
+    "PdnGame",
+    "read_pdn",
+    "pdn_samples",
 ]
 __version__ = "0.1.0"

@@ -101,23 +101,75 @@ impl PdnGame {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Replays the moves from the start position of the `Variant` tag (or
-    /// `variant` when the tag is missing).
+    /// The game's variant: its `Variant` tag (rafle's names), else its
+    /// `GameType` (the number before any comma: 20 is international, 21
+    /// standard checkers, and the other types of rafle's variants), else
+    /// `default`.
+    pub fn variant(&self, default: Option<Variant>) -> Result<Variant, String> {
+        if let Some(name) = self.tag("Variant") {
+            return name.parse::<Variant>().map_err(|e| e.to_string());
+        }
+        if let Some(t) = self.tag("GameType") {
+            let n = t.split(',').next().unwrap_or("").trim();
+            let n: u32 = n
+                .parse()
+                .map_err(|_| format!("GameType {t:?} is not a number"))?;
+            // Types several variants share read as the standard game of the type.
+            let standard = match n {
+                20 => Some(Variant::International),
+                21 => Some(Variant::Checkers),
+                _ => Variant::ALL.into_iter().find(|v| v.pdn_game_type() == n),
+            };
+            return standard.ok_or_else(|| {
+                let known: Vec<String> = Variant::ALL
+                    .iter()
+                    .map(|v| format!("{} {}", v.pdn_game_type(), v.name()))
+                    .collect();
+                format!(
+                    "GameType {n} is no variant rafle plays (known: {})",
+                    known.join(", ")
+                )
+            });
+        }
+        default.ok_or_else(|| "no Variant or GameType tag, and no variant given".into())
+    }
+
+    /// Replays the moves from the game's start (its `FEN` tag, or the
+    /// variant's start position). The error names the move: "move 12
+    /// (17x26): illegal move ...".
     pub fn replay(&self, variant: Option<Variant>) -> Result<Game, String> {
-        let v = match (self.tag("Variant"), variant) {
-            (Some(name), _) => name.parse::<Variant>().map_err(|e| e.to_string())?,
-            (None, Some(v)) => v,
-            (None, None) => return Err("no Variant tag and no variant given".into()),
-        };
+        let v = self.variant(variant)?;
         let mut game = match self.tag("FEN") {
-            Some(fen) => Game::from_fen(v, fen).map_err(|e| e.to_string())?,
+            Some(fen) => Game::from_fen(v, fen).map_err(|e| format!("FEN: {e}"))?,
             None => Game::new(v),
         };
+        let first = game.turn();
         for (i, m) in self.moves.iter().enumerate() {
+            // Move numbers count pairs of plies from the first mover.
+            let number = (i + usize::from(first != v.first_player())) / 2 + 1;
+            if game.is_over() {
+                return Err(format!("move {number} ({m}): the game is already over"));
+            }
             game.play_str(m)
-                .map_err(|e| format!("ply {}: {e}", i + 1))?;
+                .map_err(|e| format!("move {number} ({m}): {e}"))?;
         }
         Ok(game)
+    }
+
+    /// The winner by the `Result` tag or token (outer None: no result).
+    pub fn winner(&self) -> Option<Option<Color>> {
+        self.result
+            .as_deref()
+            .or(self.tag("Result"))
+            .and_then(parse_result)
+    }
+
+    /// A name for messages: "game 3 (alphabeta:2 - greedy)".
+    pub fn label(&self, index: usize) -> String {
+        match (self.tag("White"), self.tag("Black")) {
+            (Some(w), Some(b)) => format!("game {index} ({w} - {b})"),
+            _ => format!("game {index}"),
+        }
     }
 }
 
@@ -141,25 +193,52 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
 }
 
 /// Reads every game of a PDN text. Comments `{...}` and move numbers are
-/// skipped; a result token or the next tag section ends a game.
+/// skipped; a result token or the next tag section ends a game. The first
+/// malformed game is the error (see [`read_each`] to keep the others).
 pub fn read_games(text: &str) -> Result<Vec<PdnGame>, String> {
+    read_each(text).into_iter().collect()
+}
+
+/// Reads every game of a PDN text, each on its own: a game with a malformed
+/// tag, or with no result token (a file cut inside it), is an error in its
+/// place and the games around it are kept.
+pub fn read_each(text: &str) -> Vec<Result<PdnGame, String>> {
     let mut games = Vec::new();
     let mut cur = PdnGame::default();
+    let mut bad: Option<String> = None;
     let mut in_moves = false;
     let mut in_comment = false;
-    let finish = |cur: &mut PdnGame, games: &mut Vec<PdnGame>| {
-        if !cur.tags.is_empty() || !cur.moves.is_empty() {
-            games.push(std::mem::take(cur));
-        }
-    };
+    let finish =
+        |cur: &mut PdnGame, bad: &mut Option<String>, games: &mut Vec<Result<PdnGame, String>>| {
+            if !cur.tags.is_empty() || !cur.moves.is_empty() || bad.is_some() {
+                let game = std::mem::take(cur);
+                if game.result.is_none() {
+                    bad.get_or_insert_with(|| {
+                        format!(
+                            "no result token after {} moves (a game cut off?)",
+                            game.moves.len()
+                        )
+                    });
+                }
+                games.push(match bad.take() {
+                    Some(e) => Err(e),
+                    None => Ok(game),
+                });
+            }
+        };
     for line in text.lines() {
         let t = line.trim();
         if !in_comment && t.starts_with('[') {
             if in_moves {
-                finish(&mut cur, &mut games);
+                finish(&mut cur, &mut bad, &mut games);
                 in_moves = false;
             }
-            cur.tags.push(parse_tag(t)?);
+            match parse_tag(t) {
+                Ok(tag) => cur.tags.push(tag),
+                Err(e) => {
+                    bad.get_or_insert(e);
+                }
+            }
             continue;
         }
         let mut rest = t;
@@ -191,7 +270,7 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, String> {
             in_moves = true;
             if parse_result(tok).is_some() || tok == "*" {
                 cur.result = Some(tok.to_string());
-                finish(&mut cur, &mut games);
+                finish(&mut cur, &mut bad, &mut games);
                 in_moves = false;
                 continue;
             }
@@ -207,6 +286,6 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, String> {
             }
         }
     }
-    finish(&mut cur, &mut games);
-    Ok(games)
+    finish(&mut cur, &mut bad, &mut games);
+    games
 }

@@ -87,7 +87,46 @@ fn pdn_reader_skips_numbers_and_comments() {
     assert!(games[0].replay(None).is_ok());
     let bad = "[Variant \"checkers\"]\n\n1. 11-19 *\n";
     let e = read_games(bad).unwrap()[0].replay(None).unwrap_err();
-    assert!(e.contains("ply 1") && e.contains("illegal"), "{e}");
+    assert!(e.contains("move 1 (11-19)") && e.contains("illegal"), "{e}");
+}
+
+#[test]
+fn a_bad_game_is_reported_in_its_place_and_the_others_kept() {
+    let good = "[GameType \"21\"]\n\n1. 11-15 23-19 2-0\n\n";
+    let text = format!(
+        "{good}[White \"x\" oops]\n\n1. 11-15 *\n\n{good}[GameType \"99\"]\n\n1. 11-15 *\n\n\
+         [GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 2-0\n\n{good}1. 11-15 23-"
+    );
+    let read = rafle_arena::pdn::read_each(&text);
+    assert_eq!(read.len(), 7, "{read:?}");
+    assert!(read[0].is_ok() && read[2].is_ok() && read[5].is_ok());
+    assert!(read[1]
+        .as_ref()
+        .unwrap_err()
+        .contains("tag White: value must be quoted"));
+    assert!(read[6]
+        .as_ref()
+        .unwrap_err()
+        .contains("no result token after 2 moves"));
+    // GameType picks the variant: 21 standard checkers, 20 international.
+    assert_eq!(
+        read[0].as_ref().unwrap().variant(None),
+        Ok(Variant::Checkers)
+    );
+    let e = read[3].as_ref().unwrap().variant(None).unwrap_err();
+    assert!(
+        e.contains("GameType 99") && e.contains("20 international"),
+        "{e}"
+    );
+    // An illegal move is named by its number (a quiet move where Black must take).
+    let g = read[4].as_ref().unwrap();
+    assert_eq!(g.variant(None), Ok(Variant::International));
+    assert!(g.replay(None).is_ok());
+    let mut wrong = g.clone();
+    wrong.moves[3] = "17-21".into();
+    let e = wrong.replay(None).unwrap_err();
+    assert!(e.starts_with("move 2 (17-21): illegal move"), "{e}");
+    assert_eq!(g.label(5), "game 5");
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod errors;
 mod evaluator;
 mod game;
 mod interrupt;
+mod pdn;
 mod raster;
 mod search;
 mod selfplay;
@@ -41,6 +42,9 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(training::iteration_metrics, m)?)?;
     m.add_function(wrap_pyfunction!(training::save_replay, m)?)?;
     m.add_function(wrap_pyfunction!(training::load_replay, m)?)?;
+    m.add_class::<pdn::PdnGame>()?;
+    m.add_function(wrap_pyfunction!(pdn::read_pdn, m)?)?;
+    m.add_function(wrap_pyfunction!(pdn::pdn_samples, m)?)?;
     m.add_class::<training::MetricsFile>()?;
     m.add("SMALL_BATCH", rafle_search::network::evaluator::SMALL_BATCH)?;
     m.add("BF16_BATCH", rafle_search::network::evaluator::BF16_BATCH)?;

@@ -6,6 +6,9 @@
 //! covers exactly the legal actions; the result and the root search value are
 //! for the player to act.
 
+use rafle_core::{Color, Game};
+use rafle_env::{Env, EnvConfig};
+
 /// One training position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
@@ -159,9 +162,91 @@ pub fn value_of_wdl(wdl: u8) -> f32 {
     }
 }
 
+/// Supervised samples of a played game (from a PDN file, say): one per
+/// step (a quiet move or one jump) of every move from the game's start
+/// position, its target the played step (policy 1 on it, 0 on the other
+/// legal steps) and `winner`'s result for the player to act (as `wdl` and
+/// as `q`). The moves must be the game's legal ones, as a replayed `Game`'s
+/// history is.
+pub fn game_samples(game: &Game, winner: Option<Color>) -> Vec<Sample> {
+    let v = game.variant();
+    let mut env = Env::from_game(
+        &Game::from_position(v, *game.start_position()),
+        EnvConfig::default(),
+    )
+    .expect("a position of the variant makes an env");
+    let mut obs = vec![0f32; env.observation_len()];
+    let mut out = Vec::new();
+    for m in game.history() {
+        for a in env.actions_of(m) {
+            env.write_obs(&mut obs);
+            let wdl = match winner {
+                None => 1,
+                Some(w) if w == env.to_play() => 0,
+                Some(_) => 2,
+            };
+            out.push(Sample {
+                obs: Sample::quantise(&obs),
+                policy: env
+                    .legal_action_ids()
+                    .iter()
+                    .map(|&l| (l, if l == a { 1.0 } else { 0.0 }))
+                    .collect(),
+                wdl,
+                q: value_of_wdl(wdl),
+                version: 0,
+            });
+            if env.step(a as usize).is_err() {
+                return out;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn game_samples_target_every_played_step_and_the_result() {
+        use rafle_core::Variant;
+        for v in Variant::ALL {
+            let mut game = Game::new(v);
+            let mut rng = rafle_core::rng::Rng::new(5);
+            while !game.is_over() && game.ply() < 60 {
+                let legal = game.legal_moves();
+                let m = legal[rng.below(legal.len())];
+                game.play(&m).unwrap();
+            }
+            let env = Env::of(v);
+            let steps: usize = {
+                let mut e = Env::from_game(&Game::new(v), EnvConfig::default()).unwrap();
+                game.history()
+                    .map(|m| {
+                        let n = e.actions_of(m).len();
+                        e.play_move(m).unwrap();
+                        n
+                    })
+                    .sum()
+            };
+            let samples = game_samples(&game, Some(Color::White));
+            assert_eq!(samples.len(), steps, "{v}");
+            for s in &samples {
+                assert_eq!(s.obs.len(), env.observation_len());
+                let ones: Vec<_> = s.policy.iter().filter(|(_, p)| *p == 1.0).collect();
+                assert_eq!(ones.len(), 1, "{v}: one played step");
+                assert!(s.policy.iter().all(|(_, p)| *p == 0.0 || *p == 1.0));
+                assert!(s.wdl == 0 || s.wdl == 2);
+                assert_eq!(s.q, value_of_wdl(s.wdl));
+            }
+            // The player to act alternates with the moves: the first sample is
+            // the first mover's, and White's rows are wins.
+            let first_wins = v.first_player() == Color::White;
+            assert_eq!(samples[0].wdl == 0, first_wins, "{v}");
+            assert!(game_samples(&game, None).iter().all(|s| s.wdl == 1));
+        }
+    }
 
     #[test]
     fn value_target_mixes_result_and_search_value() {

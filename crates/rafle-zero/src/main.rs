@@ -40,6 +40,8 @@ enum Command {
     Train(cli::train::TrainArgs),
     /// Plot a run's metrics as PNG curves.
     Plot(cli::plot::PlotArgs),
+    /// Read PDN files: replay every game, summarise, report the bad ones.
+    Pdn(cli::pdn::PdnArgs),
     /// Be a Hub (v2) engine on stdin/stdout, for Hub GUIs.
     Hub(cli::hub::HubArgs),
     /// Be a DXP engine (follower) listening on a TCP port.
@@ -58,6 +60,7 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         #[cfg(feature = "torch")]
         Command::Train(a) => cli::train::run(a),
         Command::Plot(a) => cli::plot::run(a),
+        Command::Pdn(a) => cli::pdn::run(a),
         Command::Hub(a) => cli::hub::run(a),
         Command::Dxp(a) => cli::dxp::run(a),
     }

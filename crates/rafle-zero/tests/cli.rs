@@ -231,3 +231,54 @@ fn plot_draws_a_run_whose_opponent_spec_holds_a_comma() {
     assert!(dir.join("plots/eval.png").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pdn_replays_a_file_and_reports_bad_games() {
+    let dir = std::env::temp_dir().join(format!("rafle-pdn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.pdn");
+    let games = dir.join("games.pdn");
+    let (code, _, err) = rafle(&[
+        "eval",
+        "--variant",
+        "english",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "6",
+        "--quiet",
+        "--pdn",
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let out = ok(&["pdn", good.to_str().unwrap()]);
+    assert!(
+        out.contains("6 games replayed; variants: english 6"),
+        "{out}"
+    );
+    // An illegal move in game 2 and a file cut inside game 7.
+    let text = std::fs::read_to_string(&good).unwrap();
+    let mut parts: Vec<String> = text.split("\n\n[").map(str::to_string).collect();
+    parts[1] = parts[1].replacen("1. ", "1. 1-5 ", 1);
+    let mut broken = parts.join("\n\n[");
+    broken.push_str("[Event \"cut\"]\n\n1. 11-15 ");
+    std::fs::write(&games, broken).unwrap();
+    let (code, out, err) = rafle(&["pdn", games.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.contains("5 games replayed"), "{out}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].contains("game 2 (") && lines[0].contains("move 1 (1-5)"),
+        "{err}"
+    );
+    assert!(lines[1].contains("game 7: no result token"), "{err}");
+    assert!(lines[2].contains("2 game(s) did not replay"), "{err}");
+    let (code, _, err) = rafle(&["pdn", "/no/such.pdn"]);
+    assert!(
+        code != 0 && err.contains("cannot read /no/such.pdn"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

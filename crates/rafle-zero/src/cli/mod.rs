@@ -6,6 +6,7 @@ pub mod eval;
 pub mod hub;
 pub mod interrupt;
 pub mod moves;
+pub mod pdn;
 pub mod perft;
 pub mod plot;
 #[cfg(feature = "torch")]
