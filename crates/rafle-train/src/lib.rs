@@ -9,9 +9,11 @@
 //! - [`sample`]: a training position, its targets, samples as dense arrays.
 //! - [`replay`]: the replay window and its file (one format for both trainers).
 //! - [`metrics`]: `metrics.csv` and the names and derived figures in it.
+//! - [`tensorboard`]: the same rows as TensorBoard event files.
 
 pub mod config;
 pub mod metrics;
 pub mod replay;
 pub mod sample;
 pub mod selfplay;
+pub mod tensorboard;

@@ -12,6 +12,10 @@
 //! `eval/elo` (Elo difference to the first opponent); `python -m
 //! rafle.distributed` adds `distributed/*`. A name may hold commas (a spec
 //! like `alphabeta:d=8,t=1s`): the csv crate quotes it.
+//!
+//! Every row also goes to a TensorBoard event file in the same folder
+//! ([`crate::tensorboard`]), the name as the tag and the iteration as the
+//! step.
 
 use std::fs::{File, OpenOptions};
 use std::path::Path;
@@ -20,6 +24,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::selfplay::SelfPlayStats;
+use crate::tensorboard::EventWriter;
 
 pub const FILE: &str = "metrics.csv";
 
@@ -33,10 +38,11 @@ pub struct Row {
     pub value: f64,
 }
 
-/// Appends rows to a run's metrics file.
+/// Appends rows to a run's metrics file and its TensorBoard events.
 #[derive(Debug)]
 pub struct Metrics {
     writer: csv::Writer<File>,
+    events: EventWriter,
 }
 
 impl Metrics {
@@ -54,7 +60,20 @@ impl Metrics {
             .open(&path)
             .with_context(|| format!("cannot open {}", path.display()))?;
         let writer = csv::WriterBuilder::new().has_headers(new).from_writer(file);
-        Ok(Metrics { writer })
+        if fresh {
+            // A fresh run's old event files would mix two runs in one curve.
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                if entry
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with("events.out.tfevents.")
+                {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+        let events = EventWriter::create(dir)?;
+        Ok(Metrics { writer, events })
     }
 
     pub fn log(
@@ -73,7 +92,7 @@ impl Metrics {
             value,
         })?;
         self.writer.flush()?;
-        Ok(())
+        self.events.scalar(name, iteration, value)
     }
 }
 
