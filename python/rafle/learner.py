@@ -103,7 +103,8 @@ def evaluate_opponents(
     search (``eval.simulations`` per step, the config's dtype) against each
     ``eval.opponents`` baseline, seeded by ``run.seed + iteration``; one line
     per opponent through ``say``. Returns the metrics
-    ``eval/score_vs_<opponent>`` and ``eval/elo`` (against the first)."""
+    ``eval/score_vs_<opponent>``, ``eval/games_vs_<opponent>`` and ``eval/elo``
+    (against the first)."""
     import rafle
     from rafle.agents import network_agent
 
@@ -117,6 +118,7 @@ def evaluate_opponents(
         say(f"  vs {opponent:<14} {r.games:>4} games  +{r.wins} ={r.draws} -{r.losses}  "
             f"score {100 * r.score:5.1f}%  Elo {r.elo:+.0f} [{r.elo_ci[0]:+.0f}, {r.elo_ci[1]:+.0f}]")
         scores[f"eval/score_vs_{opponent}"] = r.score
+        scores[f"eval/games_vs_{opponent}"] = float(r.games)
         scores.setdefault("eval/elo", clamped_elo(r.score, r.games))
     return scores
 

@@ -8,8 +8,9 @@
 //!
 //! Names: `loss/policy`, `loss/value`, `loss/total`, `train/lr`,
 //! `time/selfplay_s`, `time/train_s` (seconds of the iteration), the
-//! self-play figures of [`selfplay_metrics`], `eval/score_vs_<spec>`,
-//! `eval/elo` (Elo difference to the first opponent); `python -m
+//! self-play figures of [`selfplay_metrics`], `eval/score_vs_<spec>` and
+//! `eval/games_vs_<spec>` (its game count), `eval/elo` (Elo difference to
+//! the first opponent); `python -m
 //! rafle.distributed` adds `distributed/*`. A name may hold commas (a spec
 //! like `alphabeta:d=8,t=1s`): the csv crate quotes it.
 //!

@@ -1,6 +1,14 @@
-//! `rafle plot RUN_DIR`: PNG curves of `metrics.csv`, one chart per metric
-//! against the iteration, grouped by prefix into `RUN_DIR/plots/<prefix>.png`
-//! (`loss.png`, `selfplay.png`, `eval.png`, `train.png`).
+//! `rafle plot RUN_DIR`: PNG curves of `metrics.csv` in `RUN_DIR/plots/`.
+//!
+//! - `eval.png`: one panel, each opponent's score (0-100%) against the
+//!   iteration, the training time under each iteration tick, with the 95%
+//!   interval of the score (Wilson, from `eval/games_vs_<opponent>`) where
+//!   the run logged its game count; the last Elo in the title.
+//! - `<prefix>.png` for the other prefixes (`loss`, `selfplay`, `time`,
+//!   `train`, `distributed`): one chart per metric that changes; a
+//!   constant one gets no chart, its value is in the figure's title.
+//!
+//! Iterations are integer ticks.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,32 +18,42 @@ use plotters::prelude::*;
 
 use rafle_train::metrics;
 
+type Series = BTreeMap<String, Vec<(i64, f64)>>;
+
 /// Writes the plots of a run; returns the files written.
 pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>> {
     let rows = metrics::read(dir)?;
     if rows.is_empty() {
         bail!("{} has no metrics yet", dir.join(metrics::FILE).display());
     }
-    // group -> metric -> points
-    let mut groups: BTreeMap<String, BTreeMap<String, Vec<(f64, f64)>>> = BTreeMap::new();
+    let mut groups: BTreeMap<String, Series> = BTreeMap::new();
+    let mut minutes: BTreeMap<i64, f64> = BTreeMap::new();
     for r in rows {
         if !r.value.is_finite() {
             continue;
         }
+        let it = r.iteration as i64;
+        let m = minutes.entry(it).or_insert(0.0);
+        *m = m.max(r.elapsed_s / 60.0);
         let group = r.name.split('/').next().unwrap_or("misc").to_string();
         groups
             .entry(group)
             .or_default()
             .entry(r.name)
             .or_default()
-            .push((r.iteration as f64, r.value));
+            .push((it, r.value));
     }
     let out_dir = dir.join("plots");
     std::fs::create_dir_all(&out_dir)?;
     let mut written = Vec::new();
     for (group, series) in groups {
         let path = out_dir.join(format!("{group}.png"));
-        draw_group(&path, &series).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let drawn = if group == "eval" {
+            draw_eval(&path, &series, &minutes)
+        } else {
+            draw_group(&path, &group, &series, &minutes)
+        };
+        drawn.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         written.push(path);
     }
     Ok(written)
@@ -43,25 +61,81 @@ pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>> {
 
 type DrawResult<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
-fn draw_group(path: &Path, series: &BTreeMap<String, Vec<(f64, f64)>>) -> DrawResult<()> {
-    let n = series.len();
+/// "12 (3m)": the iteration and the training time when it ended.
+fn tick(it: i64, minutes: &BTreeMap<i64, f64>) -> String {
+    match minutes.get(&it) {
+        Some(&m) if m >= 90.0 => format!("{it} ({:.1}h)", m / 60.0),
+        Some(&m) => format!("{it} ({m:.0}m)"),
+        None => it.to_string(),
+    }
+}
+
+/// The iteration range of points, never empty.
+fn x_range<'a>(points: impl Iterator<Item = &'a (i64, f64)>) -> std::ops::Range<i64> {
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for &(x, _) in points {
+        lo = lo.min(x);
+        hi = hi.max(x);
+    }
+    if lo > hi {
+        return 0..1;
+    }
+    if lo == hi {
+        (lo - 1)..(hi + 1)
+    } else {
+        lo..hi
+    }
+}
+
+fn is_constant(points: &[(i64, f64)]) -> bool {
+    points.windows(2).all(|w| w[0].1 == w[1].1)
+}
+
+fn short(v: f64) -> String {
+    if v == v.trunc() && v.abs() < 1e9 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+fn draw_group(
+    path: &Path,
+    group: &str,
+    series: &Series,
+    minutes: &BTreeMap<i64, f64>,
+) -> DrawResult<()> {
+    let (varying, constant): (Vec<_>, Vec<_>) = series.iter().partition(|(_, p)| !is_constant(p));
+    let title = if constant.is_empty() {
+        group.to_string()
+    } else {
+        let c: Vec<String> = constant
+            .iter()
+            .map(|(n, p)| format!("{n} = {}", short(p[0].1)))
+            .collect();
+        format!("{group}; constant: {}", c.join(", "))
+    };
+    let n = varying.len().max(1);
     let cols = n.min(3);
     let rows = n.div_ceil(cols);
-    let root = BitMapBackend::new(path, (420 * cols as u32, 300 * rows as u32)).into_drawing_area();
+    let root =
+        BitMapBackend::new(path, (460 * cols as u32, 40 + 300 * rows as u32)).into_drawing_area();
     root.fill(&WHITE)?;
+    let root = root.titled(&title, ("sans-serif", 18))?;
     let areas = root.split_evenly((rows, cols));
-    for ((name, points), area) in series.iter().zip(areas) {
-        let (x0, x1) = bounds(points.iter().map(|p| p.0));
+    for ((name, points), area) in varying.iter().zip(areas) {
         let (y0, y1) = bounds(points.iter().map(|p| p.1));
         let mut chart = ChartBuilder::on(&area)
-            .caption(name, ("sans-serif", 18))
+            .caption(name.as_str(), ("sans-serif", 16))
             .margin(8)
-            .x_label_area_size(28)
-            .y_label_area_size(48)
-            .build_cartesian_2d(x0..x1, y0..y1)?;
+            .x_label_area_size(30)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x_range(points.iter()), y0..y1)?;
         chart
             .configure_mesh()
-            .x_desc("iteration")
+            .x_desc("iteration (training time)")
+            .x_labels(5)
+            .x_label_formatter(&|x| tick(*x, minutes))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
         chart.draw_series(LineSeries::new(points.iter().copied(), &BLUE))?;
@@ -71,10 +145,82 @@ fn draw_group(path: &Path, series: &BTreeMap<String, Vec<(f64, f64)>>) -> DrawRe
     Ok(())
 }
 
-/// A non-empty range around the values, padded by 5% of their span. A series
-/// that is (nearly) constant, such as a 100% score against random, is padded
-/// by 5% of its magnitude instead, so its axis does not zoom into rounding
-/// noise.
+/// The 95% Wilson interval of a score `p` over `n` games.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z = 1.96f64;
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).max(0.0)).sqrt() / d;
+    ((c - h).max(0.0), (c + h).min(1.0))
+}
+
+fn draw_eval(path: &Path, series: &Series, minutes: &BTreeMap<i64, f64>) -> DrawResult<()> {
+    let scores: Vec<(&str, &Vec<(i64, f64)>)> = series
+        .iter()
+        .filter_map(|(n, p)| n.strip_prefix("eval/score_vs_").map(|o| (o, p)))
+        .collect();
+    let games = |opponent: &str, it: i64| -> Option<f64> {
+        series
+            .get(&format!("eval/games_vs_{opponent}"))?
+            .iter()
+            .find(|(x, _)| *x == it)
+            .map(|p| p.1)
+            .filter(|&n| n > 0.0)
+    };
+    let mut title = "evaluation: score against each opponent".to_string();
+    if let Some(&(it, elo)) = series.get("eval/elo").and_then(|e| e.last()) {
+        title.push_str(&format!(" (Elo {elo:+.0} at iteration {it})"));
+    }
+    let root = BitMapBackend::new(path, (900, 520)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(
+            x_range(scores.iter().flat_map(|(_, p)| p.iter())),
+            0f64..100f64,
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("iteration (training time)")
+        .y_desc("score %")
+        .x_labels(8)
+        .x_label_formatter(&|x| tick(*x, minutes))
+        .y_label_formatter(&|y| format!("{y:.0}%"))
+        .draw()?;
+    for (i, (opponent, points)) in scores.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let pct: Vec<(i64, f64)> = points.iter().map(|&(x, s)| (x, 100.0 * s)).collect();
+        for &(x, s) in points.iter() {
+            if let Some(n) = games(opponent, x) {
+                let (lo, hi) = wilson(s, n);
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(x, 100.0 * lo), (x, 100.0 * hi)],
+                    color.mix(0.5).stroke_width(2),
+                )))?;
+            }
+        }
+        chart
+            .draw_series(LineSeries::new(pct.iter().copied(), color.stroke_width(2)))?
+            .label(format!("vs {opponent}"))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+            });
+        chart.draw_series(pct.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// A non-empty range around the values, padded by 5% of their span.
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values {
@@ -96,15 +242,7 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::bounds;
-
-    #[test]
-    fn a_constant_series_gets_a_readable_axis() {
-        let (lo, hi) = bounds([1.0, 1.0, 1.0].into_iter());
-        assert!(lo <= 0.95 + 1e-12 && hi >= 1.05 - 1e-12, "{lo}..{hi}");
-        let (lo, hi) = bounds(std::iter::empty());
-        assert_eq!((lo, hi), (0.0, 1.0));
-    }
+    use super::*;
 
     #[test]
     fn a_varying_series_is_padded_by_its_span() {
@@ -113,5 +251,26 @@ mod tests {
             (lo - 0.18).abs() < 1e-9 && (hi - 0.62).abs() < 1e-9,
             "{lo}..{hi}"
         );
+        assert_eq!(bounds(std::iter::empty()), (0.0, 1.0));
+    }
+
+    #[test]
+    fn constant_series_and_ticks() {
+        assert!(is_constant(&[(1, 3.0), (2, 3.0)]));
+        assert!(!is_constant(&[(1, 3.0), (2, 3.5)]));
+        assert_eq!(x_range([(4, 0.0)].iter()), 3..5);
+        let minutes = BTreeMap::from([(4, 12.4), (9, 130.0)]);
+        assert_eq!(tick(4, &minutes), "4 (12m)");
+        assert_eq!(tick(9, &minutes), "9 (2.2h)");
+        assert_eq!(tick(5, &minutes), "5");
+    }
+
+    #[test]
+    fn wilson_intervals_hold_the_score_and_shrink_with_games() {
+        let (lo, hi) = wilson(1.0, 200.0);
+        assert!(hi == 1.0 && lo > 0.98 && lo < 1.0, "{lo}");
+        let (a, b) = wilson(0.5, 20.0);
+        let (c, d) = wilson(0.5, 2000.0);
+        assert!(a < c && d < b && a < 0.5 && b > 0.5);
     }
 }

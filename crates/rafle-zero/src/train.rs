@@ -393,6 +393,13 @@ impl Trainer {
                 &format!("eval/score_vs_{}", r.opponent),
                 r.wdl.score(),
             )?;
+            metrics.log(
+                self.iteration,
+                self.step,
+                now,
+                &format!("eval/games_vs_{}", r.opponent),
+                r.wdl.games() as f64,
+            )?;
         }
         if let Some(first) = rows.first() {
             metrics.log(

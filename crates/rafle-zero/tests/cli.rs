@@ -224,11 +224,24 @@ fn plot_draws_a_run_whose_opponent_spec_holds_a_comma() {
             0.2 * it as f64,
         )
         .unwrap();
+        m.log(
+            it,
+            it * 10,
+            it as f64,
+            "eval/games_vs_alphabeta:d=8,t=1s",
+            20.0,
+        )
+        .unwrap();
+        // A constant series: no chart, its value in the title.
+        m.log(it, it * 10, it as f64, "selfplay/avg_batch", 64.0)
+            .unwrap();
     }
     drop(m);
     let out = ok(&["plot", dir.to_str().unwrap()]);
     assert!(out.contains("eval.png"), "{out}");
-    assert!(dir.join("plots/eval.png").is_file());
+    for f in ["eval.png", "loss.png", "selfplay.png"] {
+        assert!(dir.join("plots").join(f).is_file(), "{f}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
