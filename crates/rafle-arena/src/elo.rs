@@ -42,6 +42,13 @@ pub fn elo_of_score(s: f64) -> f64 {
     }
 }
 
+/// A finite Elo for a score over `games` games: a sweep counts as half a
+/// game short of it (for tables and curves, where +-inf says nothing).
+pub fn finite_elo(score: f64, games: u32) -> f64 {
+    let n = games.max(1) as f64;
+    elo_of_score(score.clamp(0.5 / n, 1.0 - 0.5 / n))
+}
+
 /// Wins, draws and losses of one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
@@ -357,6 +364,15 @@ mod tests {
             draws,
             losses,
         }
+    }
+
+    #[test]
+    fn finite_elo_pulls_a_sweep_in_by_half_a_game() {
+        // 200 of 200 counts as 199.5/200: Elo(0.9975) = 400 log10(399) = 1040.4.
+        assert!((finite_elo(1.0, 200) - 1040.4).abs() < 0.05);
+        assert!((finite_elo(0.0, 200) + 1040.4).abs() < 0.05);
+        assert!((finite_elo(0.7, 100) - elo_of_score(0.7)).abs() < 1e-12);
+        assert!(finite_elo(1.0, 0).is_finite());
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! - `eval.png`: one panel, each opponent's score (0-100%) against the
 //!   iteration, the training time under each iteration tick, with the 95%
 //!   interval of the score (Wilson, from `eval/games_vs_<opponent>`) where
-//!   the run logged its game count; the last Elo in the title.
+//!   the run logged its game count; each legend entry gives the last score
+//!   and its Elo.
 //! - `<prefix>.png` for the other prefixes (`loss`, `selfplay`, `time`,
 //!   `train`, `distributed`): one chart per metric that changes; a
 //!   constant one gets no chart, its value is in the figure's title.
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use plotters::prelude::*;
 
+use rafle_arena::elo::finite_elo;
 use rafle_train::metrics;
 
 type Series = BTreeMap<String, Vec<(i64, f64)>>;
@@ -167,20 +169,27 @@ fn draw_eval(path: &Path, series: &Series, minutes: &BTreeMap<i64, f64>) -> Draw
             .map(|p| p.1)
             .filter(|&n| n > 0.0)
     };
+    let last_it = scores
+        .iter()
+        .filter_map(|(_, p)| p.last())
+        .map(|p| p.0)
+        .max();
     let mut title = "evaluation: score against each opponent".to_string();
-    if let Some(&(it, elo)) = series.get("eval/elo").and_then(|e| e.last()) {
-        title.push_str(&format!(" (Elo {elo:+.0} at iteration {it})"));
+    if let Some(it) = last_it {
+        title.push_str(&format!(", last at iteration {}", tick(it, minutes)));
     }
     let root = BitMapBackend::new(path, (900, 520)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))
         .margin(12)
+        .margin_right(48)
         .x_label_area_size(36)
         .y_label_area_size(56)
         .build_cartesian_2d(
             x_range(scores.iter().flat_map(|(_, p)| p.iter())),
-            0f64..100f64,
+            // A little room beyond 0% and 100%, where sweeps sit.
+            -2f64..103f64,
         )?;
     chart
         .configure_mesh()
@@ -188,10 +197,14 @@ fn draw_eval(path: &Path, series: &Series, minutes: &BTreeMap<i64, f64>) -> Draw
         .y_desc("score %")
         .x_labels(8)
         .x_label_formatter(&|x| tick(*x, minutes))
+        .y_labels(12)
         .y_label_formatter(&|y| format!("{y:.0}%"))
         .draw()?;
     for (i, (opponent, points)) in scores.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
+        let color = PALETTE[i % PALETTE.len()];
+        // Earlier series are drawn wider so that equal scores (100% against
+        // both random and greedy) stay visible as nested bands.
+        let width = 2 + 3 * (scores.len() - 1 - i) as u32;
         let pct: Vec<(i64, f64)> = points.iter().map(|&(x, s)| (x, 100.0 * s)).collect();
         for &(x, s) in points.iter() {
             if let Some(n) = games(opponent, x) {
@@ -202,13 +215,27 @@ fn draw_eval(path: &Path, series: &Series, minutes: &BTreeMap<i64, f64>) -> Draw
                 )))?;
             }
         }
+        let label = match points.last() {
+            Some(&(x, s)) => format!(
+                "vs {opponent}: {:.1}% (Elo {:+.0}) at {x}",
+                100.0 * s,
+                finite_elo(s, games(opponent, x).map_or(100, |n| n as u32))
+            ),
+            None => format!("vs {opponent}"),
+        };
         chart
-            .draw_series(LineSeries::new(pct.iter().copied(), color.stroke_width(2)))?
-            .label(format!("vs {opponent}"))
+            .draw_series(LineSeries::new(
+                pct.iter().copied(),
+                color.stroke_width(width),
+            ))?
+            .label(label)
             .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
             });
-        chart.draw_series(pct.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+        chart.draw_series(
+            pct.iter()
+                .map(|&p| Circle::new(p, 3 + width / 3, color.filled())),
+        )?;
     }
     chart
         .configure_series_labels()
@@ -219,6 +246,16 @@ fn draw_eval(path: &Path, series: &Series, minutes: &BTreeMap<i64, f64>) -> Draw
     root.present()?;
     Ok(())
 }
+
+/// Colours told apart at a glance (and by most colour-blind readers).
+const PALETTE: [RGBColor; 6] = [
+    RGBColor(0, 114, 178),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(213, 94, 0),
+    RGBColor(86, 180, 233),
+];
 
 /// A non-empty range around the values, padded by 5% of their span.
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {

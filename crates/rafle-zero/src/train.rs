@@ -407,7 +407,7 @@ impl Trainer {
                 self.step,
                 now,
                 "eval/elo",
-                clamped_elo(&first.wdl),
+                elo::finite_elo(first.wdl.score(), first.wdl.games()),
             )?;
         }
         Ok(())
@@ -444,13 +444,6 @@ impl Trainer {
     }
 }
 
-/// Elo difference from a score, with 0 and 1 pulled in by half a game.
-pub fn clamped_elo(wdl: &elo::Wdl) -> f64 {
-    let n = wdl.games().max(1) as f64;
-    let s = wdl.score().clamp(0.5 / n, 1.0 - 0.5 / n);
-    elo::elo_of_score(s)
-}
-
 /// The evaluation table printed during and after training.
 pub fn eval_table(rows: &[EvalRow]) -> String {
     let mut out = String::from("  opponent          games   wins  draws losses   score     elo\n");
@@ -463,7 +456,7 @@ pub fn eval_table(rows: &[EvalRow]) -> String {
             r.wdl.draws,
             r.wdl.losses,
             100.0 * r.wdl.score(),
-            clamped_elo(&r.wdl)
+            elo::finite_elo(r.wdl.score(), r.wdl.games())
         ));
     }
     out.pop();
