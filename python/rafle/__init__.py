@@ -14,9 +14,10 @@ VecEnv (see the README's "Architecture" section, "The RL view", for the
 planes and the action codec):
 
 - An action is one step of a move: a quiet move or one jump; a multi-capture
-  is a chain of actions by the same player. ``a = (sq * 4 + dir) * (N - 1) +
-  dist - 1`` in the frame of the player to act (``num_actions``: 896 on 8x8,
-  1800 on 10x10).
+  is a chain of actions by the same player. ``a = (sq * D + dir) * (N - 1) +
+  dist - 1`` in the frame of the player to act, D = 4 diagonal directions,
+  8 for frisian whose pieces also capture along rows and columns
+  (``num_actions``: 896 on 8x8, 1800 on 10x10, 3600 for frisian).
 - Observations are float32 ``(B, C, N, N)`` in the frame of the player to act.
 - ``reward`` (B,) float32 goes to the player who made the step: +1 win, -1
   loss, 0 otherwise. ``terminated`` = game over by the rules, ``truncated`` =

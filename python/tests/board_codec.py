@@ -26,10 +26,22 @@ BOARD = {
     "killer": (10, "plain"),
     "antidraughts": (10, "plain"),
     "breakthrough": (10, "plain"),
+    "frisian": (10, "plain-orthogonal"),
 }
 # (row, col) step of each direction in the mover's frame: up-left, up-right,
-# down-left, down-right (row 0 is the far side).
-DIRS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+# down-left, down-right (row 0 is the far side), then, on a board whose
+# pieces also step along rows and columns ("-orthogonal"), up, down, left,
+# right to the next dark square.
+DIRS = ((-1, -1), (-1, 1), (1, -1), (1, 1), (-2, 0), (2, 0), (0, -2), (0, 2))
+
+
+def mirrored_layout(layout: str) -> bool:
+    return layout.startswith("mirrored")
+
+
+def num_dirs(layout: str) -> int:
+    """Directions of the codec: 4 diagonals, 8 with rows and columns."""
+    return 8 if layout.endswith("-orthogonal") else 4
 
 
 def row_col(n: int, s: int, layout: str = "plain") -> tuple[int, int]:
@@ -38,12 +50,12 @@ def row_col(n: int, s: int, layout: str = "plain") -> tuple[int, int]:
     if layout == "mirrored-from-white":
         s = n * h + 1 - s
     row, i = divmod(s - 1, h)
-    mirrored = layout != "plain"
+    mirrored = mirrored_layout(layout)
     return row, 2 * i + 1 if (row + mirrored) % 2 == 0 else 2 * i
 
 
 def square_at(n: int, row: int, col: int, layout: str = "plain") -> int | None:
-    mirrored = layout != "plain"
+    mirrored = mirrored_layout(layout)
     if not (0 <= row < n and 0 <= col < n) or (row + col + mirrored) % 2 == 0:
         return None
     s = row * (n // 2) + col // 2 + 1
@@ -61,7 +73,7 @@ def decode_action(n: int, black: bool, a: int, layout: str = "plain") -> tuple[i
     r = n - 1
     squares = n * n // 2
     sq_dir, dist0 = divmod(a, r)
-    sq0, d = divmod(sq_dir, 4)
+    sq0, d = divmod(sq_dir, num_dirs(layout))
     frm = square_of_index(n, sq0, layout)
     row, col = row_col(n, frm, layout)
     dr, dc = DIRS[d]
@@ -78,10 +90,13 @@ def encode_step(n: int, black: bool, frm: int, to: int, layout: str = "plain") -
     if black:
         frm, to = squares + 1 - frm, squares + 1 - to
     (r0, c0), (r1, c1) = row_col(n, frm, layout), row_col(n, to, layout)
-    dist = abs(r1 - r0)
+    if r0 == r1 or c0 == c1:  # along a row or column: dark squares two apart
+        dist = (abs(r1 - r0) + abs(c1 - c0)) // 2
+    else:
+        dist = abs(r1 - r0)
     d = DIRS.index(((r1 - r0) // dist, (c1 - c0) // dist))
     sq0 = r0 * (n // 2) + c0 // 2  # reading-order index
-    return (sq0 * 4 + d) * (n - 1) + dist - 1
+    return (sq0 * num_dirs(layout) + d) * (n - 1) + dist - 1
 
 
 def square_of(tok: str, n: int = 8, layout: str = "plain") -> int:
@@ -94,9 +109,9 @@ def square_of(tok: str, n: int = 8, layout: str = "plain") -> int:
     return sq
 
 
-def num_actions(n: int) -> int:
-    """Action ids of an N x N board: squares x 4 directions x (N - 1) distances."""
-    return n * n // 2 * 4 * (n - 1)
+def num_actions(n: int, layout: str = "plain") -> int:
+    """Action ids of an N x N board: squares x directions x (N - 1) distances."""
+    return n * n // 2 * num_dirs(layout) * (n - 1)
 
 
 def move_path(move: str, n: int = 8, layout: str = "plain") -> list[int]:
@@ -109,6 +124,8 @@ def parse_fen(fen: str, n: int = 8, layout: str = "plain") -> tuple[str, dict[in
     side, *parts = fen.split(":")
     board: dict[int, str] = {}
     for part in parts:
+        if part.startswith("R"):  # king-move runs (frisian), no pieces
+            continue
         colour, body = part[0], part[1:]
         for tok in filter(None, body.split(",")):
             king = tok.startswith("K")

@@ -20,6 +20,7 @@ FINAL_MOVE = {
     "killer": ("W:W28:B23", "28x19"),
     "antidraughts": ("W:W28:B23", "28x19"),  # the side left without a move wins
     "breakthrough": ("W:W28:B23", "28x19"),
+    "frisian": ("W:W28:B29", "28x30"),  # along the row
 }
 
 # Variants where the side without a legal move wins (rule book A1).

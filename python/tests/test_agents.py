@@ -17,7 +17,7 @@ import pytest
 import rafle
 from board_codec import BOARD, num_actions
 
-NUM_ACTIONS = {v: num_actions(n) for v, (n, _) in BOARD.items()}
+NUM_ACTIONS = {v: num_actions(n, layout) for v, (n, layout) in BOARD.items()}
 
 
 def zeros(actions: int) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:

@@ -13,9 +13,12 @@ from board_codec import BOARD, decode_action, encode_step, move_path, piece_plan
 COLOURS = ("white", "black")
 
 
-def max_plies(n: int) -> int:
-    """Short enough that some random games get truncated, long enough that others end."""
-    return 50 if n == 8 else 100
+def max_plies(n: int, layout: str = "plain") -> int:
+    """Short enough that some random games get truncated, long enough that
+    others end (sooner where pieces capture along rows and columns too)."""
+    if n == 8:
+        return 50
+    return 60 if layout.endswith("-orthogonal") else 100
 
 
 def first_steps(variant: str, g: rafle.Game) -> set[int]:
@@ -26,7 +29,7 @@ def first_steps(variant: str, g: rafle.Game) -> set[int]:
 @pytest.mark.parametrize("variant", rafle.VARIANTS)
 def test_vec_env_agrees_with_game(variant: str) -> None:
     num_envs, (n, layout) = 6, BOARD[variant]
-    env = rafle.VecEnv(variant, num_envs=num_envs, seed=7, max_plies=max_plies(n))
+    env = rafle.VecEnv(variant, num_envs=num_envs, seed=7, max_plies=max_plies(n, layout))
     obs = env.reset()
     games = [rafle.Game(variant) for _ in range(num_envs)]
     chains: list[list[int]] = [[] for _ in range(num_envs)]  # squares of the move so far
@@ -82,7 +85,7 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
                     assert reward[i] == expect
                 else:
                     finished["truncated"] += 1
-                    assert truncated[i] and not g.is_over() and g.ply == max_plies(n)
+                    assert truncated[i] and not g.is_over() and g.ply == max_plies(n, layout)
                     assert reward[i] == 0
                 assert info["episode_length"][j] == g.ply
                 games[i] = rafle.Game(variant)

@@ -46,7 +46,7 @@ def fen_of_planes(n: int, layout: str, obs: np.ndarray) -> str:
 @pytest.mark.parametrize("variant", rafle.VARIANTS)
 def test_arrays_are_training_ready_and_follow_the_rules(variant: str) -> None:
     n, layout = BOARD[variant]
-    a = num_actions(n)
+    a = num_actions(n, layout)
     sp = rafle.SelfPlay(variant, hashed(a), num_games=8, simulations=8, max_plies=60, seed=1)
     batch = sp.play(120)
     p = len(batch["obs"])

@@ -9,7 +9,7 @@ import rafle
 from board_codec import BOARD, num_actions
 from endgames import FINAL_MOVE, mover_reward, winner_of
 
-ACTIONS = {v: num_actions(n) for v, (n, _) in BOARD.items()}
+ACTIONS = {v: num_actions(n, layout) for v, (n, layout) in BOARD.items()}
 # Every integer type that can hold an action id (896 or 1800).
 INT_DTYPES = [np.int16, np.int32, np.int64, np.uint16, np.uint32, np.uint64, np.intp]
 

@@ -26,17 +26,39 @@
 //! right to left and upwards, so square s is the other numbering's
 //! N*N/2 + 1 - s); the bit layout is the same either way.
 
-/// Diagonal directions as White sees the board ("up" is towards square 1).
+/// Directions as White sees the board ("up" is towards square 1): the four
+/// diagonal ones every variant uses, then the four orthogonal ones along
+/// which frisian pieces also capture. An orthogonal step goes from a dark
+/// square to the next dark square of its row or column, two files or two
+/// ranks away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
     UpLeft = 0,
     UpRight = 1,
     DownLeft = 2,
     DownRight = 3,
+    Up = 4,
+    Down = 5,
+    Left = 6,
+    Right = 7,
 }
 
 impl Dir {
-    pub const ALL: [Dir; 4] = [Dir::UpLeft, Dir::UpRight, Dir::DownLeft, Dir::DownRight];
+    /// The diagonal directions, in index order.
+    pub const DIAGONAL: [Dir; 4] = [Dir::UpLeft, Dir::UpRight, Dir::DownLeft, Dir::DownRight];
+    /// The orthogonal directions, in index order.
+    pub const ORTHOGONAL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
+    /// All eight, in index order: the diagonal ones first.
+    pub const EVERY: [Dir; 8] = [
+        Dir::UpLeft,
+        Dir::UpRight,
+        Dir::DownLeft,
+        Dir::DownRight,
+        Dir::Up,
+        Dir::Down,
+        Dir::Left,
+        Dir::Right,
+    ];
 
     #[inline]
     pub fn index(self) -> usize {
@@ -45,19 +67,38 @@ impl Dir {
 
     #[inline]
     pub fn from_index(i: usize) -> Dir {
-        Dir::ALL[i & 3]
+        Dir::EVERY[i & 7]
     }
 
-    /// The opposite direction on the same diagonal. It is also what a
+    /// The opposite direction on the same line. It is also what a
     /// direction becomes when the board is turned half a turn (the RL frame
     /// of the player moving down, with [`Geometry::rotate_square`]).
     #[inline]
-    pub fn reverse(self) -> Dir {
+    pub const fn reverse(self) -> Dir {
         match self {
             Dir::UpLeft => Dir::DownRight,
             Dir::UpRight => Dir::DownLeft,
             Dir::DownLeft => Dir::UpRight,
             Dir::DownRight => Dir::UpLeft,
+            Dir::Up => Dir::Down,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+            Dir::Right => Dir::Left,
+        }
+    }
+
+    /// (rows, files) of one step: a diagonal step moves one of each, an
+    /// orthogonal one two of one.
+    pub const fn delta(self) -> (isize, isize) {
+        match self {
+            Dir::UpLeft => (-1, -1),
+            Dir::UpRight => (-1, 1),
+            Dir::DownLeft => (1, -1),
+            Dir::DownRight => (1, 1),
+            Dir::Up => (-2, 0),
+            Dir::Down => (2, 0),
+            Dir::Left => (0, -2),
+            Dir::Right => (0, 2),
         }
     }
 }
@@ -82,6 +123,10 @@ pub struct Geometry {
     pub top_row: u64,
     /// Bottom row: where Black men are crowned.
     pub bottom_row: u64,
+    /// The leftmost dark square of each row (no orthogonal step left).
+    pub left_file: u64,
+    /// The rightmost dark square of each row (no orthogonal step right).
+    pub right_file: u64,
 }
 
 impl Geometry {
@@ -101,10 +146,17 @@ impl Geometry {
         let mut valid = 0u64;
         let mut top = 0u64;
         let mut bottom = 0u64;
+        let (mut left, mut right) = (0u64, 0u64);
         let mut s = 0;
         while s < squares {
             let bit = Geometry::bit_in(h, mirrored, s);
             valid |= 1 << bit;
+            if s % h == 0 {
+                left |= 1 << bit;
+            }
+            if s % h == h - 1 {
+                right |= 1 << bit;
+            }
             if s < h {
                 top |= 1 << bit;
             }
@@ -122,6 +174,8 @@ impl Geometry {
             valid,
             top_row: top,
             bottom_row: bottom,
+            left_file: left,
+            right_file: right,
         }
     }
 
@@ -206,22 +260,36 @@ impl Geometry {
         self.squares + 1 - s
     }
 
-    /// Shift of one diagonal step.
+    /// Shift of one step: a diagonal step is one row (H or H+1 bits), an
+    /// orthogonal one two rows (2H+1 bits, a ghost bit included) or the
+    /// next bit of the row.
     #[inline]
     pub const fn shift(&self, d: Dir) -> u32 {
         match d {
             Dir::UpLeft | Dir::DownRight => (self.h + 1) as u32,
             Dir::UpRight | Dir::DownLeft => self.h as u32,
+            Dir::Up | Dir::Down => (2 * self.h + 1) as u32,
+            Dir::Left | Dir::Right => 1,
         }
     }
 
-    /// All squares of `bb` moved one step in direction `d`, off-board ones dropped.
+    /// All squares of `bb` moved one step in direction `d`, off-board ones
+    /// dropped. Sideways steps first drop the squares at the row's end, whose
+    /// neighbour bit is the next row's first square. Written without a
+    /// branch on `d`, for the loops that run over a list of directions.
     #[inline(always)]
     pub const fn step(&self, bb: u64, d: Dir) -> u64 {
         let s = self.shift(d);
-        let moved = match d {
-            Dir::UpLeft | Dir::UpRight => bb >> s,
-            Dir::DownLeft | Dir::DownRight => bb << s,
+        let kept = match d {
+            Dir::Left => bb & !self.left_file,
+            Dir::Right => bb & !self.right_file,
+            _ => bb,
+        };
+        // Down, down-left, down-right and right shift left; the others right.
+        let moved = if (0b1010_1100u8 >> d as u8) & 1 == 1 {
+            kept << s
+        } else {
+            kept >> s
         };
         moved & self.valid
     }
@@ -293,14 +361,11 @@ mod tests {
                 assert_eq!(g.square_of(b), s);
                 let (r, c) = g.row_col(s);
                 assert_eq!(g.square_at(r, c), Some(s));
-                for d in Dir::ALL {
-                    let (dr, dc): (isize, isize) = match d {
-                        Dir::UpLeft => (-1, -1),
-                        Dir::UpRight => (-1, 1),
-                        Dir::DownLeft => (1, -1),
-                        Dir::DownRight => (1, 1),
-                    };
+                for d in Dir::EVERY {
+                    let (dr, dc) = d.delta();
                     let (nr, nc) = (r as isize + dr, c as isize + dc);
+                    assert_eq!(d.reverse().reverse(), d);
+                    assert_eq!(d.reverse().delta(), (-dr, -dc));
                     let expect = if nr < 0 || nc < 0 {
                         None
                     } else {

@@ -2,6 +2,11 @@
 //! colour's pieces; `K` marks a king; ranges accepted on input). Squares
 //! are read as numbers or algebraic names (`W:Wc3,Ke1:Bd6`) and printed in
 //! the variant's notation ([`crate::notation::square_name`]).
+//!
+//! Where a variant limits a king's quiet moves in a row (frisian, rule book
+//! F6), a last section `R` gives the runs under way, colour, king's square
+//! and moves made: `W:W45,K21:B20:RW21/3` (White's king on 21 made three
+//! quiet moves in a row). It is printed only when a run is under way.
 
 use crate::board::Geometry;
 use crate::error::Error;
@@ -48,6 +53,10 @@ pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
     let mut seen = [false; 2];
     for part in parts {
         let part = part.trim();
+        if let Some(runs) = part.strip_prefix('R') {
+            parse_runs(v, runs, &mut pos)?;
+            continue;
+        }
         let mut chars = part.chars();
         let c = chars
             .next()
@@ -99,8 +108,43 @@ pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
         if n > MAX_JUMPS {
             return Err(Error::Fen(format!("{n} {c} pieces (at most {MAX_JUMPS})")));
         }
+        let run = pos.king_runs[c.index()];
+        if run.moves > 0 && pos.kings_of(c) & 1u64 << run.bit == 0 {
+            let q = g.square_of(u32::from(run.bit));
+            return Err(Error::Fen(format!(
+                "a {c} king run on {q}, where no {c} king stands"
+            )));
+        }
     }
     Ok(pos)
+}
+
+/// Reads the `R` section: `W21/3,B5/1`.
+fn parse_runs(v: Variant, text: &str, pos: &mut Position) -> Result<(), Error> {
+    let g = v.geometry();
+    let limit = v.rules().king_move_limit;
+    if limit == 0 {
+        return Err(Error::Fen(format!(
+            "a king-move run section in {v}, which does not count king moves"
+        )));
+    }
+    for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let bad = || Error::Fen(format!("king-move run {item:?} (expected like W21/3)"));
+        let (head, moves) = item.split_once('/').ok_or_else(bad)?;
+        let color = color_of(&head[..head.len().min(1)], "a king-move run")?;
+        let q = parse_square(&g, &head[1..])?;
+        let moves: u8 = moves.trim().parse().map_err(|_| bad())?;
+        if moves == 0 || moves > limit {
+            return Err(Error::Fen(format!(
+                "king-move run {item:?}: moves must be 1..={limit}"
+            )));
+        }
+        pos.king_runs[color.index()] = crate::position::KingRun {
+            bit: g.bit_of(q) as u8,
+            moves,
+        };
+    }
+    Ok(())
 }
 
 /// Writes a position as PDN FEN, squares ascending, kings marked with `K`.
@@ -122,6 +166,20 @@ pub fn to_fen(v: Variant, pos: &Position) -> String {
             }
             out.push_str(&crate::notation::square_name(v, s));
         }
+    }
+    let runs: Vec<String> = [Color::White, Color::Black]
+        .into_iter()
+        .filter(|c| pos.king_runs[c.index()].moves > 0)
+        .map(|c| {
+            let run = pos.king_runs[c.index()];
+            let q = g.square_of(u32::from(run.bit));
+            let tag = if c == Color::White { 'W' } else { 'B' };
+            format!("{tag}{}/{}", crate::notation::square_name(v, q), run.moves)
+        })
+        .collect();
+    if !runs.is_empty() {
+        out.push_str(":R");
+        out.push_str(&runs.join(","));
     }
     out
 }

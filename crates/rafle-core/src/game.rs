@@ -271,10 +271,9 @@ impl Game {
         let Some(m) = self.legal.iter().find(|l| *l == m).copied() else {
             return Err(Error::IllegalMove(self.move_string(m)));
         };
-        let g = self.geometry();
         let before = self.pos;
         let mark = self.draws.mark();
-        self.pos.apply(&g, &m);
+        self.pos.apply_in(self.variant, &m);
         let v = self.variant;
         with_rules!(v, R => self.draws.push::<R>(&before, &m, &self.pos));
         self.undo.push(Undo {

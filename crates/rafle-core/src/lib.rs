@@ -35,7 +35,7 @@ pub use error::Error;
 pub use fen::{parse_fen, to_fen};
 pub use game::{EndReason, Game, Outcome};
 pub use moves::{Move, MoveList, MAX_JUMPS};
-pub use position::{Piece, Position};
+pub use position::{KingRun, Piece, Position};
 pub use svg::{board_svg, SvgOptions};
 pub use text::board_text;
 pub use types::Color;

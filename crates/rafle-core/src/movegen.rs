@@ -12,6 +12,8 @@
 //! capture precedence of the variant (rule book C7), applied as each one is
 //! recorded.
 
+use std::cmp::Ordering;
+
 use crate::board::{Bits, Dir, Geometry};
 use crate::moves::{Move, MoveList, MAX_JUMPS};
 use crate::position::Position;
@@ -26,16 +28,47 @@ fn forward_dirs(c: Color) -> [Dir; 2] {
     }
 }
 
-/// Direction of the diagonal from bit `a` to bit `b` (same diagonal assumed).
+/// Calls `f` on each direction a king captures in: the diagonals, and the
+/// rows and columns too where the variant has orthogonal captures
+/// (frisian); `f` returns whether to stop. Unrolled, so that each call sees
+/// a constant direction and `Geometry::step` folds to a shift and a mask.
+#[inline(always)]
+fn any_king_dir<R: Rules>(mut f: impl FnMut(Dir) -> bool) -> bool {
+    f(Dir::UpLeft)
+        || f(Dir::UpRight)
+        || f(Dir::DownLeft)
+        || f(Dir::DownRight)
+        || (R::ORTHOGONAL_CAPTURES && (f(Dir::Up) || f(Dir::Down) || f(Dir::Left) || f(Dir::Right)))
+}
+
+/// [`any_king_dir`] for the directions a man of `side` captures in.
+#[inline(always)]
+fn any_man_dir<R: Rules>(side: Color, mut f: impl FnMut(Dir) -> bool) -> bool {
+    if R::MEN_CAPTURE_BACKWARD {
+        any_king_dir::<R>(f)
+    } else {
+        match side {
+            Color::White => f(Dir::UpLeft) || f(Dir::UpRight),
+            Color::Black => f(Dir::DownLeft) || f(Dir::DownRight),
+        }
+    }
+}
+
+/// Direction of the line from bit `a` to bit `b` (one diagonal, row or
+/// column assumed).
 pub fn direction_between(g: &Geometry, a: u32, b: u32) -> Dir {
     let (sa, sb) = (g.square_of(a), g.square_of(b));
     let (ra, ca) = g.row_col(sa);
     let (rb, cb) = g.row_col(sb);
-    match (rb < ra, cb < ca) {
-        (true, true) => Dir::UpLeft,
-        (true, false) => Dir::UpRight,
-        (false, true) => Dir::DownLeft,
-        (false, false) => Dir::DownRight,
+    match (rb.cmp(&ra), cb.cmp(&ca)) {
+        (Ordering::Less, Ordering::Less) => Dir::UpLeft,
+        (Ordering::Less, Ordering::Greater) => Dir::UpRight,
+        (Ordering::Greater, Ordering::Less) => Dir::DownLeft,
+        (Ordering::Greater, Ordering::Greater) => Dir::DownRight,
+        (Ordering::Less, Ordering::Equal) => Dir::Up,
+        (Ordering::Greater, Ordering::Equal) => Dir::Down,
+        (Ordering::Equal, Ordering::Less) => Dir::Left,
+        _ => Dir::Right,
     }
 }
 
@@ -66,13 +99,13 @@ pub fn count<R: Rules>(pos: &Position) -> usize {
     let empty = g.valid & !pos.occupied();
     let own = pos.own();
     let men = own & !pos.kings;
-    let kings = own & pos.kings;
+    let kings = own & pos.kings & !pos.restricted_king::<R>();
     let mut n = 0;
     for d in forward_dirs(pos.side) {
         n += (g.step(men, d) & empty).count_ones();
     }
     if kings != 0 {
-        for d in Dir::ALL {
+        for d in Dir::DIAGONAL {
             let mut s = g.step(kings, d) & empty;
             n += s.count_ones();
             if R::KINGS != KingKind::Short {
@@ -96,46 +129,29 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
     let own = pos.own();
     let men = own & !pos.kings;
     let kings = own & pos.kings;
-    let man_dirs: &[Dir] = if R::MEN_CAPTURE_BACKWARD {
-        &Dir::ALL
-    } else {
-        match pos.side {
-            Color::White => &[Dir::UpLeft, Dir::UpRight],
-            Color::Black => &[Dir::DownLeft, Dir::DownRight],
-        }
-    };
     let man_victims = man_victims::<R>(opp, pos.kings);
-    for &d in man_dirs {
-        if g.step(g.step(men, d) & man_victims, d) & empty != 0 {
-            return true;
-        }
+    if any_man_dir::<R>(pos.side, |d| {
+        g.step(g.step(men, d) & man_victims, d) & empty != 0
+    }) {
+        return true;
     }
     if kings == 0 {
         return false;
     }
-    for d in Dir::ALL {
-        match R::KINGS {
-            KingKind::Short => {
-                if g.step(g.step(kings, d) & opp, d) & empty != 0 {
-                    return true;
-                }
+    any_king_dir::<R>(|d| match R::KINGS {
+        KingKind::Short => g.step(g.step(kings, d) & opp, d) & empty != 0,
+        _ => {
+            // Slide every king over empty squares, then look for an
+            // enemy piece with an empty square behind it.
+            let mut s = g.step(kings, d);
+            let mut reach = s;
+            while s & empty != 0 {
+                s = g.step(s & empty, d);
+                reach |= s;
             }
-            _ => {
-                // Slide every king over empty squares, then look for an
-                // enemy piece with an empty square behind it.
-                let mut s = g.step(kings, d);
-                let mut reach = s;
-                while s & empty != 0 {
-                    s = g.step(s & empty, d);
-                    reach |= s;
-                }
-                if g.step(reach & opp, d) & empty != 0 {
-                    return true;
-                }
-            }
+            g.step(reach & opp, d) & empty != 0
         }
-    }
-    false
+    })
 }
 
 /// The enemy pieces a man may capture: all of `opp`, or its men only where
@@ -151,7 +167,6 @@ fn man_victims<R: Rules>(opp: u64, kings: u64) -> u64 {
 
 /// State of the depth-first capture search of one piece.
 struct CaptureSearch<'a> {
-    g: Geometry,
     /// Merge paths with the same (from, to, captured) into one move.
     dedup: bool,
     opp: u64,
@@ -186,6 +201,10 @@ impl CaptureSearch<'_> {
                 Precedence::WithKing => k << 1 | self.by_king as u32,
                 Precedence::KingsCaptured => k << 5 | (captured & self.opp_kings).count_ones(),
                 Precedence::EarliestKing => k << MAX_JUMPS | self.king_order,
+                Precedence::Value => {
+                    let kings = (captured & self.opp_kings).count_ones();
+                    k << 12 | (64 * (depth as u32 + kings) - kings)
+                }
             };
             i += 1;
         }
@@ -223,46 +242,53 @@ impl CaptureSearch<'_> {
     }
 
     fn man<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize, side: Color) {
-        let g = self.g;
         let mut extended = false;
-        let dirs: &[Dir] = if R::MEN_CAPTURE_BACKWARD {
-            &Dir::ALL
-        } else {
-            match side {
-                Color::White => &[Dir::UpLeft, Dir::UpRight],
-                Color::Black => &[Dir::DownLeft, Dir::DownRight],
-            }
-        };
-        let victims = man_victims::<R>(self.opp, self.opp_kings);
-        for &d in dirs {
-            let victim = g.step(cur, d) & victims & !captured;
-            if victim == 0 {
-                continue;
-            }
-            let land = g.step(victim, d) & self.empty;
-            if land == 0 {
-                continue;
-            }
-            extended = true;
-            self.path[depth] = land.trailing_zeros() as u8;
-            if R::CROWN_MID_CAPTURE && land & g.promotion_row(side) != 0 {
-                // Crowned on the far row: the capture goes on as a king's.
-                self.crowned = true;
-                self.king::<R>(land, captured | victim, depth + 1, true);
-                self.crowned = false;
-            } else {
-                self.man::<R>(land, captured | victim, depth + 1, side);
-            }
-        }
+        any_man_dir::<R>(side, |d| {
+            extended |= self.man_jump::<R>(d, cur, captured, depth, side);
+            false
+        });
         if !extended && depth > 0 {
             self.record::<R>(depth, captured);
         }
     }
 
+    /// The man on `cur` jumps in direction `d` if it can, and searches on;
+    /// whether it jumped.
+    #[inline(always)]
+    fn man_jump<R: Rules>(
+        &mut self,
+        d: Dir,
+        cur: u64,
+        captured: u64,
+        depth: usize,
+        side: Color,
+    ) -> bool {
+        let g = R::GEO;
+        let victims = man_victims::<R>(self.opp, self.opp_kings);
+        let victim = g.step(cur, d) & victims & !captured;
+        if victim == 0 {
+            return false;
+        }
+        let land = g.step(victim, d) & self.empty;
+        if land == 0 {
+            return false;
+        }
+        self.path[depth] = land.trailing_zeros() as u8;
+        if R::CROWN_MID_CAPTURE && land & g.promotion_row(side) != 0 {
+            // Crowned on the far row: the capture goes on as a king's.
+            self.crowned = true;
+            self.king::<R>(land, captured | victim, depth + 1, true);
+            self.crowned = false;
+        } else {
+            self.man::<R>(land, captured | victim, depth + 1, side);
+        }
+        true
+    }
+
     /// Can a flying king on `cur` jump again, `captured` being taken already?
-    fn flying_king_can_jump(&self, cur: u64, captured: u64) -> bool {
-        let g = self.g;
-        Dir::ALL.into_iter().any(|d| {
+    fn flying_king_can_jump<R: Rules>(&self, cur: u64, captured: u64) -> bool {
+        let g = R::GEO;
+        any_king_dir::<R>(|d| {
             let mut sq = g.step(cur, d);
             while sq & self.empty != 0 {
                 sq = g.step(sq, d);
@@ -275,61 +301,68 @@ impl CaptureSearch<'_> {
     /// Captures of a king on `cur`. `may_end`: may the sequence end here
     /// (false where a variant's landing rule forbids stopping on `cur`).
     fn king<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize, may_end: bool) {
-        let g = self.g;
         let mut extended = false;
-        for d in Dir::ALL {
-            let mut sq = g.step(cur, d);
-            if R::KINGS != KingKind::Short {
-                while sq & self.empty != 0 {
-                    sq = g.step(sq, d);
-                }
+        any_king_dir::<R>(|d| {
+            extended |= self.king_jump::<R>(d, cur, captured, depth);
+            false
+        });
+        if !extended && depth > 0 && may_end {
+            self.record::<R>(depth, captured);
+        }
+    }
+
+    /// The king on `cur` captures in direction `d` if it can, and searches
+    /// on from each landing square; whether it captured.
+    #[inline(always)]
+    fn king_jump<R: Rules>(&mut self, d: Dir, cur: u64, captured: u64, depth: usize) -> bool {
+        let g = R::GEO;
+        let mut sq = g.step(cur, d);
+        if R::KINGS != KingKind::Short {
+            while sq & self.empty != 0 {
+                sq = g.step(sq, d);
             }
-            let victim = sq & self.opp & !captured;
-            if victim == 0 {
-                continue;
-            }
-            let first = g.step(victim, d) & self.empty;
-            if first == 0 {
-                continue;
-            }
-            extended = true;
-            let taken = captured | victim;
-            let order_bit = if R::PRECEDENCE.contains(&Precedence::EarliestKing)
-                && victim & self.opp_kings != 0
-            {
+        }
+        let victim = sq & self.opp & !captured;
+        if victim == 0 {
+            return false;
+        }
+        let first = g.step(victim, d) & self.empty;
+        if first == 0 {
+            return false;
+        }
+        let taken = captured | victim;
+        let order_bit =
+            if R::PRECEDENCE.contains(&Precedence::EarliestKing) && victim & self.opp_kings != 0 {
                 1 << (MAX_JUMPS - 1 - depth)
             } else {
                 0
             };
-            self.king_order |= order_bit;
-            // Russian: if some landing square lets the capture go on, only
-            // those may be chosen.
-            let continues = R::LAND_TO_CONTINUE && R::KINGS == KingKind::FlyingLandAnywhere && {
-                let mut land = first;
-                let mut any = false;
-                while land != 0 && !any {
-                    any = self.flying_king_can_jump(land, taken);
-                    land = g.step(land, d) & self.empty;
-                }
-                any
-            };
-            // Killer: a capture that ends by jumping a king halts right behind it.
-            let halt = R::HALT_BEHIND_KING && victim & self.opp_kings != 0;
+        self.king_order |= order_bit;
+        // Russian: if some landing square lets the capture go on, only
+        // those may be chosen.
+        let continues = R::LAND_TO_CONTINUE && R::KINGS == KingKind::FlyingLandAnywhere && {
             let mut land = first;
-            while land != 0 {
-                self.path[depth] = land.trailing_zeros() as u8;
-                let end_here = !continues && (!halt || land == first);
-                self.king::<R>(land, taken, depth + 1, end_here);
-                if R::KINGS != KingKind::FlyingLandAnywhere {
-                    break;
-                }
+            let mut any = false;
+            while land != 0 && !any {
+                any = self.flying_king_can_jump::<R>(land, taken);
                 land = g.step(land, d) & self.empty;
             }
-            self.king_order &= !order_bit;
+            any
+        };
+        // Killer: a capture that ends by jumping a king halts right behind it.
+        let halt = R::HALT_BEHIND_KING && victim & self.opp_kings != 0;
+        let mut land = first;
+        while land != 0 {
+            self.path[depth] = land.trailing_zeros() as u8;
+            let end_here = !continues && (!halt || land == first);
+            self.king::<R>(land, taken, depth + 1, end_here);
+            if R::KINGS != KingKind::FlyingLandAnywhere {
+                break;
+            }
+            land = g.step(land, d) & self.empty;
         }
-        if !extended && depth > 0 && may_end {
-            self.record::<R>(depth, captured);
-        }
+        self.king_order &= !order_bit;
+        true
     }
 }
 
@@ -353,7 +386,6 @@ fn search_captures<R: Rules>(pos: &Position, out: &mut MoveList, dedup: bool) {
     let g = R::GEO;
     let own = pos.own();
     let mut s = CaptureSearch {
-        g,
         dedup,
         opp: pos.opp(),
         opp_kings: pos.opp() & pos.kings,
@@ -386,7 +418,7 @@ pub fn generate_quiet<R: Rules>(pos: &Position, out: &mut MoveList) {
     let empty = g.valid & !pos.occupied();
     let own = pos.own();
     let men = own & !pos.kings;
-    let kings = own & pos.kings;
+    let kings = own & pos.kings & !pos.restricted_king::<R>();
     for d in forward_dirs(pos.side) {
         let back = d.reverse();
         for t in Bits(g.step(men, d) & empty) {
@@ -395,7 +427,7 @@ pub fn generate_quiet<R: Rules>(pos: &Position, out: &mut MoveList) {
         }
     }
     for k in Bits(kings) {
-        for d in Dir::ALL {
+        for d in Dir::DIAGONAL {
             let mut sq = g.step(1 << k, d) & empty;
             while sq != 0 {
                 out.push(Move::quiet(k, sq.trailing_zeros()));

@@ -17,7 +17,7 @@ pub fn perft<R: Rules>(pos: &Position, depth: u32) -> u64 {
             let mut n = 0;
             for m in &moves {
                 let mut next = *pos;
-                next.apply(&R::GEO, m);
+                next.apply::<R>(m);
                 n += perft::<R>(&next, depth - 1);
             }
             n
@@ -38,7 +38,7 @@ pub fn divide<R: Rules>(pos: &Position, depth: u32) -> Vec<(crate::Move, u64)> {
         .iter()
         .map(|m| {
             let mut next = *pos;
-            next.apply(&R::GEO, m);
+            next.apply::<R>(m);
             (*m, perft::<R>(&next, depth.saturating_sub(1)))
         })
         .collect()

@@ -13,6 +13,18 @@ pub struct Position {
     /// Which pieces (of either colour) are kings.
     pub kings: u64,
     pub side: Color,
+    /// Per colour (`Color::index`), the run of quiet moves of one king that
+    /// the king-move limit counts (frisian, rule book F6); always empty in
+    /// the variants without that limit.
+    pub king_runs: [KingRun; 2],
+}
+
+/// The quiet moves one king made in a row: its square (bit) after the last
+/// of them and how many (0: no run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KingRun {
+    pub bit: u8,
+    pub moves: u8,
 }
 
 /// What stands on a square.
@@ -39,6 +51,7 @@ impl Position {
         black: 0,
         kings: 0,
         side: Color::White,
+        king_runs: [KingRun { bit: 0, moves: 0 }; 2],
     };
 
     /// The start position of rules `R`.
@@ -49,6 +62,7 @@ impl Position {
             black: g.rows_from_top(R::START_ROWS),
             kings: 0,
             side: R::FIRST,
+            king_runs: [KingRun::default(); 2],
         }
     }
 
@@ -122,11 +136,12 @@ impl Position {
         }
     }
 
-    /// Plays a legal move of the side to move. Captured pieces leave the board,
-    /// a man ending on its crowning row (or crowned on the way, R4) becomes a
-    /// king, the turn passes.
+    /// Plays a legal move of the side to move under rules `R`. Captured
+    /// pieces leave the board, a man ending on its crowning row (or crowned
+    /// on the way, R4) becomes a king, the king-move run is counted where the
+    /// variant limits it, the turn passes.
     #[inline]
-    pub fn apply(&mut self, g: &Geometry, m: &Move) {
+    pub fn apply<R: Rules>(&mut self, m: &Move) {
         let from = 1u64 << m.from;
         let to = 1u64 << m.to;
         let was_king = self.kings & from != 0;
@@ -142,10 +157,57 @@ impl Position {
             Color::Black => self.white &= !m.captured,
         }
         self.kings &= !(m.captured | from);
-        if was_king || m.crowned || to & g.promotion_row(side) != 0 {
+        if was_king || m.crowned || to & R::GEO.promotion_row(side) != 0 {
             self.kings |= to;
         }
+        if R::KING_MOVE_LIMIT > 0 {
+            // Counted up to the limit, and only while the side has men (the
+            // limit holds no king of a side of kings alone).
+            let has_men = self.pieces(side) & !self.kings != 0;
+            let run = &mut self.king_runs[side.index()];
+            *run = if was_king && !m.is_capture() && has_men {
+                let before = if run.moves > 0 && run.bit == m.from {
+                    run.moves
+                } else {
+                    0
+                };
+                KingRun {
+                    bit: m.to,
+                    moves: (before + 1).min(R::KING_MOVE_LIMIT),
+                }
+            } else {
+                KingRun::default()
+            };
+            // A run ends with its king, or with the last man of its side.
+            let opp = side.opponent();
+            let run = self.king_runs[opp.index()];
+            let king_taken = m.captured & 1u64 << run.bit != 0;
+            let men_left = self.pieces(opp) & !self.kings != 0;
+            if run.moves > 0 && (king_taken || !men_left) {
+                self.king_runs[opp.index()] = KingRun::default();
+            }
+        }
         self.side = side.opponent();
+    }
+
+    /// [`Position::apply`] for a variant chosen at run time.
+    pub fn apply_in(&mut self, v: Variant, m: &Move) {
+        with_rules!(v, R => self.apply::<R>(m))
+    }
+
+    /// The king of the side to move that may not make a quiet move now
+    /// (its run reached the limit while its side has men), as a bitboard.
+    #[inline(always)]
+    pub fn restricted_king<R: Rules>(&self) -> u64 {
+        if R::KING_MOVE_LIMIT == 0 {
+            return 0;
+        }
+        let run = self.king_runs[self.side.index()];
+        if run.moves >= R::KING_MOVE_LIMIT && self.own() & !self.kings != 0 {
+            1u64 << run.bit
+        } else {
+            0
+        }
     }
 
     /// Zobrist hash of pieces and side to move (for repetition and tables).

@@ -38,6 +38,10 @@ pub enum Precedence {
     /// king, compared in order (the first king earlier wins; then the next).
     /// Packs 20 bits, so it comes last in a list.
     EarliestKing,
+    /// The value captured, a king worth a little less than two men (frisian,
+    /// rule book F5): `64 * (pieces + kings) - kings`, so that k kings beat
+    /// 2k - 1 men and lose to 2k men.
+    Value,
 }
 
 /// How a game is won.
@@ -113,6 +117,12 @@ pub struct RuleSet {
     /// A king whose capture ends by jumping a king halts right behind that
     /// king (killer).
     pub halt_behind_king: bool,
+    /// Men and kings also capture along rows and columns (frisian); quiet
+    /// moves stay diagonal.
+    pub orthogonal_captures: bool,
+    /// While its side has men, one king may make at most this many quiet
+    /// moves in a row (frisian); 0: no limit.
+    pub king_move_limit: u8,
     pub goal: Goal,
     /// The game is drawn when a position stands for this many times (G2).
     pub repetitions: u8,
@@ -152,6 +162,8 @@ pub trait Rules: Copy + Default + Send + Sync + fmt::Debug + 'static {
     const CROWN_MID_CAPTURE: bool = Self::SET.crown_mid_capture;
     const LAND_TO_CONTINUE: bool = Self::SET.land_to_continue;
     const HALT_BEHIND_KING: bool = Self::SET.halt_behind_king;
+    const ORTHOGONAL_CAPTURES: bool = Self::SET.orthogonal_captures;
+    const KING_MOVE_LIMIT: u8 = Self::SET.king_move_limit;
     const GOAL: Goal = Self::SET.goal;
     const REPETITIONS: usize = Self::SET.repetitions as usize;
     const NO_PROGRESS_PLIES: u16 = Self::SET.no_progress_plies;
@@ -218,6 +230,8 @@ impl Rules for Thai {
         crown_mid_capture: false,          // T5: a man's capture ends on the far row
         land_to_continue: false,
         halt_behind_king: false,
+        orthogonal_captures: false,
+        king_move_limit: 0,
         goal: Goal::LastMoveWins,
         repetitions: 3,           // G2
         no_progress_plies: 100,   // T10: 50 moves each
@@ -248,6 +262,8 @@ impl Rules for International {
         crown_mid_capture: false,            // I6
         land_to_continue: false,
         halt_behind_king: false,
+        orthogonal_captures: false,
+        king_move_limit: 0,
         goal: Goal::LastMoveWins,
         repetitions: 3,        // G2
         no_progress_plies: 50, // I7: 25 moves each, only kings
@@ -294,6 +310,8 @@ impl Rules for English {
         crown_mid_capture: false, // E6: the move ends on the far row
         land_to_continue: false,
         halt_behind_king: false,
+        orthogonal_captures: false,
+        king_move_limit: 0,
         goal: Goal::LastMoveWins,
         repetitions: 3,        // G2
         no_progress_plies: 80, // E7: 40 moves each
@@ -339,6 +357,8 @@ impl Rules for Russian {
         crown_mid_capture: true,             // R4
         land_to_continue: true,              // R5
         halt_behind_king: false,
+        orthogonal_captures: false,
+        king_move_limit: 0,
         goal: Goal::LastMoveWins,
         repetitions: 3,        // G2
         no_progress_plies: 30, // R7: 15 moves each with kings only
@@ -518,6 +538,41 @@ impl Rules for Breakthrough {
     };
 }
 
+/// Frisian draughts (rule book section 18, "frisian"): international
+/// draughts with captures along rows and columns too.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Frisian;
+impl Rules for Frisian {
+    const VARIANT: Variant = Variant::Frisian;
+    const SET: RuleSet = RuleSet {
+        name: "frisian",
+        aliases: &["frysk"],
+        orthogonal_captures: true, // F3, F4
+        // F5: the greatest value, a king just under two men; then with a king.
+        precedence: &[Precedence::Value, Precedence::WithKing],
+        king_move_limit: 3,   // F6
+        no_progress_plies: 0, // F7: no move-count rule but the endings below
+        lone_king_limits: &[
+            // F7: two kings against one king: 7 moves each.
+            LoneKingLimit {
+                min_pieces: 2,
+                max_pieces: 2,
+                kings_only: true,
+                plies: 14,
+            },
+            // F8: one king each: 2 moves each.
+            LoneKingLimit {
+                min_pieces: 1,
+                max_pieces: 1,
+                kings_only: true,
+                plies: 4,
+            },
+        ],
+        pdn_game_type: 40,
+        ..International::SET // F1, F2: 10x10, 20 men, White first, flying kings
+    };
+}
+
 /// Declares the runtime enum [`Variant`] (one value per rules description,
 /// of the same name), [`Variant::ALL`], and the [`with_rules!`] macro that
 /// reaches the rules of a runtime variant. `$d` is a `$` token, so that this
@@ -566,6 +621,7 @@ variants!($
     Killer,
     Antidraughts,
     Breakthrough,
+    Frisian,
 );
 
 impl Variant {

@@ -122,6 +122,11 @@ fn no_progress_limits() {
             _ => "W:W38,K46,K50:B13,K1,K5",
         };
         let limit = v.no_progress_plies() as usize;
+        if limit == 0 && v.rules().king_move_limit > 0 {
+            // Kings alone cannot move for long while men stand (F6), and
+            // there is no count to reach.
+            continue;
+        }
         if limit == 0 {
             let g = quiet_game(v, fen, 120, 1, 7);
             assert_eq!(g.outcome(), None, "{v}: no no-progress rule");
@@ -151,7 +156,8 @@ fn threefold_repetition() {
             (8, false, _) => ("W:W29,K32:B4,K1", ["32-28", "1-5", "28-32", "5-1"]),
             (8, true, false) => ("W:W32,K29:B1,K4", ["29-25", "4-8", "25-29", "8-4"]),
             (8, true, true) => ("W:W1,K4:B32,K29", ["4-8", "29-25", "8-4", "25-29"]),
-            _ => ("W:W46,K50:B5,K1", ["50-45", "1-6", "45-50", "6-1"]),
+            // Kings only: a king-move limit (frisian, F6) holds no king then.
+            _ => ("W:WK46,K50:BK5,K1", ["50-45", "1-6", "45-50", "6-1"]),
         };
         let fires = 4 * (v.rules().repetitions as usize - 1);
         let mut g = Game::from_fen(v, fen).unwrap();
@@ -201,6 +207,23 @@ fn international_lone_king_rules() {
 }
 
 #[test]
+fn frisian_king_endings() {
+    use rafle_core::Variant::Frisian as F;
+    // F7: two kings against one: 7 moves each (14 plies).
+    let g = quiet_game(F, "W:WK46:BK1,K3", 14, 0, 21);
+    assert_eq!(g.counters().lone_king_limit, 14);
+    assert_fires_at(g, 14, EndReason::LoneKing, "frisian two kings against one");
+    // F8: one king each: 2 moves each (4 plies).
+    let g = quiet_game(F, "W:WK46:BK3", 4, 0, 22);
+    assert_fires_at(g, 4, EndReason::LoneKing, "frisian one king each");
+    // Three kings against one, or a king and a man against a king: no rule.
+    for fen in ["W:WK46:BK1,K2,K3", "W:WK46:BK1,3"] {
+        let g = Game::from_fen(F, fen).unwrap();
+        assert_eq!(g.counters().lone_king_limit, 0, "{fen}");
+    }
+}
+
+#[test]
 fn lone_king_count_starts_when_the_material_is_reached() {
     // Lone king against four pieces: no rule until 46x5 takes 28; then 32 plies.
     let mut g = Game::from_fen(I, "W:WK46:BK1,K2,K3,28").unwrap();
@@ -242,7 +265,7 @@ fn lone_king_class_change_restarts_the_count() {
         .iter()
         .find(|m| m.from_square(&I.geometry()) == 1)
         .unwrap();
-    after.apply(&I.geometry(), &m);
+    after.apply_in(I, &m);
     let n = c.next::<rafle_core::International>(&before, &m, &after);
     assert_eq!((n.reversible, n.lone_king, n.lone_king_limit), (21, 21, 32));
 }

@@ -411,6 +411,7 @@ fn pdn_game_types_and_result_tokens() {
         (Variant::Killer, 20, INTL),
         (Variant::Antidraughts, 20, INTL),
         (Variant::Breakthrough, 20, INTL),
+        (Variant::Frisian, 40, INTL),
     ];
     assert_eq!(
         table.map(|(v, _, _)| v),

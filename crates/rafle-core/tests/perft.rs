@@ -78,7 +78,7 @@ fn path_perft<R: Rules>(pos: &Position, depth: u32) -> u64 {
         .iter()
         .map(|m| {
             let mut next = *pos;
-            next.apply(&R::GEO, m);
+            next.apply::<R>(m);
             path_perft::<R>(&next, depth - 1)
         })
         .sum()

@@ -39,9 +39,18 @@ struct Board {
     n: usize,
     cells: Vec<Option<Piece>>, // by 0-based (row * n + col)
     side: Color,
+    /// The king of the side to move that made `limit` quiet moves in a row
+    /// while its side has men (F6): it makes no quiet move now.
+    held_king: Option<usize>,
+    /// Per colour, the square of the king whose quiet moves in a row are
+    /// counted (F6) and how many: (0, 0) for none.
+    runs: [(usize, u8); 2],
 }
 
-const DIRS: [(isize, isize); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+/// One step along a diagonal, in (rows, columns).
+const DIAGONAL: [(isize, isize); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+/// One step along a row or column: to the next dark square, two away.
+const ORTHOGONAL: [(isize, isize); 4] = [(-2, 0), (2, 0), (0, -2), (0, 2)];
 
 impl Board {
     fn new(v: Variant, pos: &Position) -> Board {
@@ -51,12 +60,36 @@ impl Board {
             let (r, c) = g.row_col(s);
             cells[r * g.n + c] = pos.piece_at(&g, s);
         }
+        let run = pos.king_runs[pos.side.index()];
+        let limit = v.rules().king_move_limit;
+        let has_men = cells.contains(&Some(Piece::Man(pos.side)));
+        let held_king =
+            (limit > 0 && run.moves >= limit && has_men).then(|| g.square_of(u32::from(run.bit)));
+        let runs = pos.king_runs.map(|r| {
+            if r.moves > 0 {
+                (g.square_of(u32::from(r.bit)), r.moves)
+            } else {
+                (0, 0)
+            }
+        });
         Board {
             v,
             n: g.n,
             cells,
             side: pos.side,
+            held_king,
+            runs,
         }
+    }
+
+    /// The directions of a capture: the diagonals, and the rows and columns
+    /// where the variant captures along them (F3, F4).
+    fn capture_dirs(&self) -> Vec<(isize, isize)> {
+        let mut dirs = DIAGONAL.to_vec();
+        if self.rules().orthogonal_captures {
+            dirs.extend(ORTHOGONAL);
+        }
+        dirs
     }
 
     fn at(&self, r: isize, c: isize) -> Option<Option<Piece>> {
@@ -139,6 +172,11 @@ impl Board {
                 Precedence::EarliestKing => {
                     key.extend((0..20).map(|i| usize::from(kings.get(i) == Some(&true))))
                 }
+                // A king worth two men less a sixty-fourth.
+                Precedence::Value => {
+                    let k = kings.iter().filter(|k| **k).count();
+                    key.push(64 * (cap.taken.len() + k) - k)
+                }
             }
         }
         key
@@ -173,7 +211,7 @@ impl Board {
         let anywhere = p.is_king() && rules.kings == KingKind::FlyingLandAnywhere;
         let backward = p.is_king() || rules.men_capture_backward;
         let mut out = Vec::new();
-        for (dr, dc) in DIRS {
+        for (dr, dc) in self.capture_dirs() {
             if !backward && dr != self.forward() {
                 continue;
             }
@@ -277,7 +315,10 @@ impl Board {
                     continue;
                 }
                 let flying = p.is_king() && self.rules().kings != KingKind::Short;
-                for (dr, dc) in DIRS {
+                if self.held_king == Some(self.square(r, c)) {
+                    continue;
+                }
+                for (dr, dc) in DIAGONAL {
                     if !p.is_king() && dr != self.forward() {
                         continue;
                     }
@@ -323,6 +364,40 @@ impl Board {
             *to,
             Some(if crowned { Piece::King(self.side) } else { p }),
         );
+        // F6: a king's quiet move counts on from its run (up to the limit)
+        // while its side has men; any other move ends the run. The other
+        // side's run ends with its king or its last man.
+        let limit = self.rules().king_move_limit;
+        if limit > 0 {
+            let has_men =
+                |c: Color| (1..=g.squares).any(|s| pos.piece_at(&g, s) == Some(Piece::Man(c)));
+            let (me, opp) = (self.side, self.side.opponent());
+            let mine = self.runs[me.index()];
+            let run = if p.is_king() && captured.is_empty() && has_men(me) {
+                let before = if mine.1 > 0 && mine.0 == *from {
+                    mine.1
+                } else {
+                    0
+                };
+                (*to, (before + 1).min(limit))
+            } else {
+                (0, 0)
+            };
+            let theirs = self.runs[opp.index()];
+            let theirs = if theirs.1 > 0 && !captured.contains(&theirs.0) && has_men(opp) {
+                theirs
+            } else {
+                (0, 0)
+            };
+            for (c, (q, moves)) in [(me, run), (opp, theirs)] {
+                if moves > 0 {
+                    pos.king_runs[c.index()] = rafle_core::KingRun {
+                        bit: g.bit_of(q) as u8,
+                        moves,
+                    };
+                }
+            }
+        }
         pos.side = self.side.opponent();
         to_fen(self.v, &pos)
     }
@@ -385,7 +460,7 @@ fn compare(v: Variant, pos: &Position) -> usize {
         }
         assert_eq!(parts, m.captured, "{v} {fen}: {}", game.move_string(m));
         let mut after = *pos;
-        after.apply(&g, m);
+        after.apply_in(v, m);
         assert_eq!(
             to_fen(v, &after),
             board.play(&id, &m.path_squares(&g)),
@@ -428,6 +503,16 @@ fn random_position(v: Variant, rng: &mut Rng) -> Position {
     } else {
         Color::Black
     };
+    // Where kings' quiet moves are counted (F6), one king of the side to
+    // move with a run of 1 to 4 moves.
+    let kings = pos.kings_of(pos.side);
+    if v.rules().king_move_limit > 0 && kings != 0 {
+        let bits: Vec<u32> = rafle_core::Bits(kings).collect();
+        pos.king_runs[pos.side.index()] = rafle_core::KingRun {
+            bit: bits[rng.below(bits.len())] as u8,
+            moves: 1 + rng.below(4) as u8,
+        };
+    }
     pos
 }
 

@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 
 use Variant::{
     Antidraughts as A, Brazilian as Z, Breakthrough as X, Checkers as C, Czech as Q, English as E,
-    International as I, Italian as N, Killer as L, Pool as P, Russian as R, Spanish as S,
-    Thai as T,
+    Frisian as F, International as I, Italian as N, Killer as L, Pool as P, Russian as R,
+    Spanish as S, Thai as T,
 };
 
 struct Case {
@@ -398,6 +398,69 @@ const CASES: &[Case] = &[
         &["46x32", "46x28", "46x23", "46x19", "46x14", "46x10", "46x5"],
         "I4/L2: any landing square beyond a man",
     ),
+    // --- Frisian: captures along rows and columns, the value rule.
+    case(
+        &[F],
+        "W:W31-50:B1-20",
+        &[
+            "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30",
+        ],
+        "F1/F2: international's start; men move diagonally forward",
+    ),
+    case(
+        &[F],
+        "W:W28:B29",
+        &["28x30"],
+        "F3: a man captures along its row, over the next dark square",
+    ),
+    case(
+        &[F],
+        "W:W28:B18",
+        &["28x8"],
+        "F3: a man captures along its column, forward and backward",
+    ),
+    case(
+        &[I],
+        "W:W28:B29",
+        &["28-22", "28-23"],
+        "F3: no orthogonal capture in international (the F3 position)",
+    ),
+    case(
+        &[F],
+        "W:WK46:BK48",
+        &["46x49", "46x50"],
+        "F4: a king captures along a row at any distance, landing anywhere beyond",
+    ),
+    case(
+        &[F],
+        "W:WK46:B26",
+        &["46x16", "46x6"],
+        "F4: a king captures along a column at any distance, landing anywhere beyond",
+    ),
+    case(
+        &[F],
+        "W:WK46:B1",
+        &["46-41", "46-37", "46-32", "46-28", "46-23", "46-19", "46-14", "46-10", "46-5"],
+        "F4: a king's quiet moves are diagonal only",
+    ),
+    case(
+        &[F],
+        "W:W28:B11,22,K29",
+        &["28x17x6"],
+        "F5: two men are worth more than one king",
+    ),
+    case(
+        &[F],
+        "W:W28:B7,11,22,K29,K40",
+        &["28x30x50"],
+        "F5: two kings are worth more than three men",
+    ),
+    case(
+        &[F],
+        "W:W23,K46:B24,26",
+        &["46x16", "46x6"],
+        "F5: at equal value the king captures (one man each way)",
+    ),
     // --- No legal move.
     case(
         &[T, E, C],
@@ -410,19 +473,27 @@ const CASES: &[Case] = &[
 ];
 
 /// (from, to, captured squares) of `path` walked on the board of `game`:
-/// each segment must be diagonal and jump exactly one enemy piece.
+/// each segment must run along one diagonal, row or column (dark squares
+/// two files or two ranks apart) and jump exactly one enemy piece.
 fn walk(game: &Game, path: &[usize]) -> (usize, usize, BTreeSet<usize>) {
     let g = game.geometry();
     let pos = game.position();
     let mut captured = BTreeSet::new();
     for w in path.windows(2) {
         let ((r0, c0), (r1, c1)) = (g.row_col(w[0]), g.row_col(w[1]));
-        assert_eq!(r0.abs_diff(r1), c0.abs_diff(c1), "{path:?}: not diagonal");
-        let n = r0.abs_diff(r1);
+        let (dr, dc) = (r1 as isize - r0 as isize, c1 as isize - c0 as isize);
+        let (step, n) = if dr.abs() == dc.abs() {
+            ((dr.signum(), dc.signum()), dr.abs())
+        } else if dr == 0 || dc == 0 {
+            assert_eq!((dr + dc) % 2, 0, "{path:?}: not on dark squares");
+            ((dr.signum() * 2, dc.signum() * 2), (dr + dc).abs() / 2)
+        } else {
+            panic!("{path:?}: segment {w:?} is on no line");
+        };
         let mut on_way = Vec::new();
         for k in 1..n {
-            let r = if r1 > r0 { r0 + k } else { r0 - k };
-            let c = if c1 > c0 { c0 + k } else { c0 - k };
+            let r = (r0 as isize + k * step.0) as usize;
+            let c = (c0 as isize + k * step.1) as usize;
             let s = g.square_at(r, c).unwrap();
             // The moving piece has left its start square.
             if let Some(p) = pos.piece_at(&g, s).filter(|_| s != path[0]) {
@@ -658,7 +729,7 @@ fn half_turn_maps_square_s_to_n_n_half_plus_one_minus_s() {
             let ((r0, c0), (r1, c1)) = (g.row_col(s), g.row_col(r));
             assert_eq!((r0 + r1, c0 + c1), (g.n - 1, g.n - 1), "{v} {s}");
             // A step seen from the other side is the reversed step.
-            for d in Dir::ALL {
+            for d in Dir::DIAGONAL {
                 let here = g.step(1 << g.bit_of(s), d);
                 let there = g.step(1 << g.bit_of(r), d.reverse());
                 assert_eq!(here == 0, there == 0, "{v} {s} {d:?}");
@@ -669,4 +740,57 @@ fn half_turn_maps_square_s_to_n_n_half_plus_one_minus_s() {
             }
         }
     }
+}
+
+#[test]
+fn frisian_king_makes_at_most_three_quiet_moves_in_a_row() {
+    // F6: White's king on 26 moves three times; then only the man (or the
+    // other king) may move, until a move by another piece frees it.
+    let mut g = Game::from_fen(F, "W:W45,K26:B5").unwrap();
+    let king_moves = |g: &Game| {
+        let at = [21, 26].map(|s| g.geometry().bit_of(s) as u8);
+        g.legal_moves()
+            .iter()
+            .filter(|m| at.contains(&m.from))
+            .count()
+    };
+    for (white, black) in [("26-21", "5-10"), ("21-26", "10-15"), ("26-21", "15-20")] {
+        assert!(king_moves(&g) > 0, "{}", g.fen());
+        g.play_str(white).unwrap();
+        g.play_str(black).unwrap();
+    }
+    assert_eq!(
+        king_moves(&g),
+        0,
+        "the king on 21 made three moves: {}",
+        g.fen()
+    );
+    assert!(g.play_str("21-17").is_err());
+    g.play_str("45-40").unwrap();
+    g.play_str("20-25").unwrap();
+    assert!(king_moves(&g) > 0, "a man move frees the king");
+    // With a second king, the other one may move and restarts the count.
+    let mut g = Game::from_fen(F, "W:W45,K26,K48:B5").unwrap();
+    for (white, black) in [("26-21", "5-10"), ("21-26", "10-15"), ("26-21", "15-20")] {
+        g.play_str(white).unwrap();
+        g.play_str(black).unwrap();
+    }
+    assert!(g.play_str("21-17").is_err());
+    g.play_str("48-42").unwrap();
+    g.play_str("20-25").unwrap();
+    g.play_str("21-17").unwrap();
+    // Without men the limit does not apply.
+    let mut g = Game::from_fen(F, "W:WK26:B5").unwrap();
+    for (white, black) in [("26-21", "5-10"), ("21-26", "10-15"), ("26-21", "15-20")] {
+        g.play_str(white).unwrap();
+        g.play_str(black).unwrap();
+    }
+    g.play_str("21-17").unwrap();
+    // The variants without the rule: international's king moves on.
+    let mut g = Game::from_fen(I, "W:W45,K26:B5").unwrap();
+    for (white, black) in [("26-21", "5-10"), ("21-26", "10-15"), ("26-21", "15-20")] {
+        g.play_str(white).unwrap();
+        g.play_str(black).unwrap();
+    }
+    g.play_str("21-17").unwrap();
 }

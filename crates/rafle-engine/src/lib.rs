@@ -17,7 +17,7 @@
 //! and the next game starts a fresh one ([`pool`]).
 //!
 //! Variants: the Hub names of Scan (`normal` international, `killer`, `bt`
-//! breakthrough, `losing` antidraughts) on 10x10; rafle's own names and a
+//! breakthrough, `losing` antidraughts, `frisian`) on 10x10; rafle's own names and a
 //! position string sized to the board for the other variants, an extension
 //! that rafle speaks on both ends (an engine that declares a `variant`
 //! parameter without the name refuses in one line). DXP has no variant

@@ -2,13 +2,17 @@
 //! jump of a capture); a multi-capture is a chain of steps by the same player.
 //!
 //! ```text
-//!   a = (sq * 4 + dir) * R + (dist - 1)          R = N - 1
+//!   a = (sq * D + dir) * R + (dist - 1)          R = N - 1
 //!
 //!   sq    0-based square, in the mover's frame, of the piece that steps
-//!   dir   0 up-left, 1 up-right, 2 down-left, 3 down-right (mover's frame)
-//!   dist  squares travelled along the diagonal, 1..=R
+//!   dir   0 up-left, 1 up-right, 2 down-left, 3 down-right (mover's frame);
+//!         where pieces also capture along rows and columns (frisian),
+//!         4 up, 5 down, 6 left, 7 right
+//!   D     directions of the variant: 4, or 8 with rows and columns
+//!   dist  dark squares travelled along the line, 1..=R
 //!
-//!   num_actions = (N*N/2) * 4 * R  ->  32*4*7 = 896 on 8x8, 50*4*9 = 1800 on 10x10
+//!   num_actions = (N*N/2) * D * R  ->  32*4*7 = 896 on 8x8, 50*4*9 = 1800 on
+//!                                      10x10, 50*8*9 = 3600 for frisian
 //!
 //!   Mover's frame, 8x8 (sq = PDN square - 1, after the half turn for Black):
 //!
@@ -19,6 +23,15 @@
 //!      ...                          2 down-left  3 down-right
 //!      28  . 29  . 30  . 31  .
 //!        own side (row 7)
+//!
+//!   Rows and columns, 10x10 (frisian): a step goes to the next dark square
+//!   of the row or column, two files or two ranks away.
+//!
+//!                 4 up
+//!                  |                 sq 27 (PDN 28), right, dist 2:
+//!        6 left - sq - 7 right       over 29 to 30 ... (row 5: 26-30)
+//!                  |                 sq 27, up, dist 1: to PDN 18
+//!                5 down
 //! ```
 //!
 //! White moves up the board, so White's frame is the board as printed (PDN
@@ -26,9 +39,10 @@
 //! top-left, so on spanish's board, numbered from White's side, it is
 //! N*N/2 - s: `Geometry::index`). Black moves down, so Black's frame is the board
 //! turned half a turn: PDN square s becomes N*N/2 + 1 - s and every direction
-//! turns too (up-left <-> down-right, up-right <-> down-left). In its own frame
-//! every player's men move up. Example, 8x8: White 22-18 is sq 21, up-right,
-//! dist 1: a = (21*4 + 1)*7 + 0 = 595. Black 11-15 is, turned, 22-18: also 595.
+//! turns too (up-left <-> down-right, up-right <-> down-left, up <-> down,
+//! left <-> right). In its own frame every player's men move up. Example,
+//! 8x8: White 22-18 is sq 21, up-right, dist 1: a = (21*4 + 1)*7 + 0 = 595.
+//! Black 11-15 is, turned, 22-18: also 595.
 //!
 //! Ids whose step would leave the board exist but are never legal.
 //!
@@ -39,18 +53,29 @@
 use rafle_core::{Color, Dir, Geometry, Variant};
 use std::sync::LazyLock;
 
-/// Number of action ids of a variant: 896 on 8x8, 1800 on 10x10
-/// ([`Env::num_actions`](crate::Env::num_actions) asks this).
-pub(crate) fn num_actions(v: Variant) -> usize {
-    let g = v.geometry();
-    g.squares * 4 * (g.n - 1)
+/// The step directions of a variant, in codec order: the diagonals, then
+/// rows and columns where pieces capture along them.
+pub(crate) fn directions(v: Variant) -> &'static [Dir] {
+    if v.rules().orthogonal_captures {
+        &Dir::EVERY
+    } else {
+        &Dir::DIAGONAL
+    }
 }
 
-/// The action id of a step, from its parts in the mover's frame
-/// (`sq0` 0-based square, `dir` 0..4, `dist` 1..=N-1; the caller keeps them in range).
-pub(crate) fn encode(g: &Geometry, sq0: usize, dir: usize, dist: usize) -> usize {
+/// Number of action ids of a variant: 896 on 8x8, 1800 on 10x10, 3600 for
+/// frisian ([`Env::num_actions`](crate::Env::num_actions) asks this).
+pub(crate) fn num_actions(v: Variant) -> usize {
+    let g = v.geometry();
+    g.squares * directions(v).len() * (g.n - 1)
+}
+
+/// The action id of a step, from its parts in the mover's frame (`sq0`
+/// 0-based square, `dir` 0..D, `dist` 1..=N-1; the caller keeps them in
+/// range) on board `g` with `d` directions.
+pub(crate) fn encode(g: &Geometry, d: usize, sq0: usize, dir: usize, dist: usize) -> usize {
     let r = g.n - 1;
-    (sq0 * 4 + dir) * r + (dist - 1)
+    (sq0 * d + dir) * r + (dist - 1)
 }
 
 /// The parts `(sq0, dir, dist)` of an action id, or `None` when out of range.
@@ -58,8 +83,8 @@ pub(crate) fn decode(v: Variant, a: usize) -> Option<(usize, usize, usize)> {
     if a >= num_actions(v) {
         return None;
     }
-    let r = v.board_size() - 1;
-    Some((a / (4 * r), (a / r) % 4, a % r + 1))
+    let (r, d) = (v.board_size() - 1, directions(v).len());
+    Some((a / (d * r), (a / r) % d, a % r + 1))
 }
 
 /// Marks a pair of bits that are not on one diagonal.
@@ -70,14 +95,14 @@ pub(crate) const NO_ACTION: u16 = u16::MAX;
 pub(crate) struct Tables {
     /// `[side][from bit][to bit]` -> action id, or NO_ACTION.
     action: Vec<[[u16; 64]; 64]>,
-    /// `[from bit][to bit]` -> squares strictly between them on their diagonal.
+    /// `[from bit][to bit]` -> squares strictly between them on their line.
     between: Vec<[u64; 64]>,
     /// `[side][bit]` -> row * N + col of that square in the side's frame.
     pub(crate) cell: [[u16; 64]; 2],
 }
 
 impl Tables {
-    fn new(g: Geometry) -> Tables {
+    fn new((g, dirs): Board) -> Tables {
         let r = g.n - 1;
         let mut action = vec![[[NO_ACTION; 64]; 64]; 2];
         let mut between = vec![[0u64; 64]; 64];
@@ -88,7 +113,7 @@ impl Tables {
                 let (row, col) = g.row_col(frame_sq);
                 cell[side][f] = (row * g.n + col) as u16;
             }
-            for d in Dir::ALL {
+            for &d in dirs {
                 let mut bb = 1u64 << f;
                 let mut ray = 0u64;
                 for dist in 1..=r {
@@ -99,9 +124,10 @@ impl Tables {
                     let t = bb.trailing_zeros() as usize;
                     between[f][t] = ray;
                     ray |= bb;
-                    action[0][f][t] = encode(&g, g.index(s), d.index(), dist) as u16;
+                    let nd = dirs.len();
+                    action[0][f][t] = encode(&g, nd, g.index(s), d.index(), dist) as u16;
                     let turned = g.index(g.rotate_square(s));
-                    action[1][f][t] = encode(&g, turned, d.reverse().index(), dist) as u16;
+                    action[1][f][t] = encode(&g, nd, turned, d.reverse().index(), dist) as u16;
                 }
             }
         }
@@ -118,32 +144,37 @@ impl Tables {
         self.action[side.index()][from as usize & 63][to as usize & 63]
     }
 
-    /// Squares strictly between two bits of one diagonal.
+    /// Squares strictly between two bits of one line.
     #[inline(always)]
     pub(crate) fn between(&self, from: u8, to: u8) -> u64 {
         self.between[from as usize & 63][to as usize & 63]
     }
 }
 
-/// Every board of the variant list: its layout or its numbering differs,
-/// and so do its tables.
-const BOARDS: [Geometry; 4] = [
-    Geometry::new(8),
-    Geometry::mirrored(8),
-    Geometry::mirrored(8).numbered_from_white(),
-    Geometry::new(10),
+/// A board and the directions its pieces step in: what the tables depend on.
+type Board = (Geometry, &'static [Dir]);
+
+/// Every board of the variant list: its layout, its numbering or its
+/// directions differ, and so do its tables.
+const BOARDS: [Board; 5] = [
+    (Geometry::new(8), &Dir::DIAGONAL),
+    (Geometry::mirrored(8), &Dir::DIAGONAL),
+    (Geometry::mirrored(8).numbered_from_white(), &Dir::DIAGONAL),
+    (Geometry::new(10), &Dir::DIAGONAL),
+    (Geometry::new(10), &Dir::EVERY),
 ];
-static TABLES: [LazyLock<Tables>; 4] = [
+static TABLES: [LazyLock<Tables>; 5] = [
     LazyLock::new(|| Tables::new(BOARDS[0])),
     LazyLock::new(|| Tables::new(BOARDS[1])),
     LazyLock::new(|| Tables::new(BOARDS[2])),
     LazyLock::new(|| Tables::new(BOARDS[3])),
+    LazyLock::new(|| Tables::new(BOARDS[4])),
 ];
 
 /// The lookup tables of a variant's board.
 pub(crate) fn tables(v: Variant) -> &'static Tables {
-    let g = v.geometry();
-    match BOARDS.iter().position(|b| *b == g) {
+    let board = (v.geometry(), directions(v));
+    match BOARDS.iter().position(|b| *b == board) {
         Some(i) => &TABLES[i],
         None => unreachable!("{v}: its board is missing from action::BOARDS"),
     }
@@ -156,17 +187,25 @@ mod tests {
     #[test]
     fn encode_decode_round_trip() {
         for v in Variant::ALL {
-            let (g, na) = (v.geometry(), num_actions(v));
-            assert!(BOARDS.contains(&g), "{v}: its board is missing from BOARDS");
+            let (g, na, nd) = (v.geometry(), num_actions(v), directions(v).len());
+            assert!(
+                BOARDS.contains(&(g, directions(v))),
+                "{v}: its board is missing from BOARDS"
+            );
             for a in 0..na {
                 let (sq, dir, dist) = decode(v, a).unwrap();
-                assert!(sq < g.squares && dir < 4 && (1..g.n).contains(&dist));
-                assert_eq!(encode(&g, sq, dir, dist), a);
+                assert!(sq < g.squares && dir < nd && (1..g.n).contains(&dist));
+                assert_eq!(encode(&g, nd, sq, dir, dist), a);
             }
             assert_eq!(decode(v, na), None);
         }
         // The module's example: White 22-18 on 8x8 is sq 21, up-right, one square.
         // (Every variant found its board's tables above: `tables` panics otherwise.)
-        assert_eq!(encode(&Variant::Checkers.geometry(), 21, 1, 1), 595);
+        assert_eq!(encode(&Variant::Checkers.geometry(), 4, 21, 1, 1), 595);
+        // Frisian: PDN 28 right two squares, to 30: (27*8 + 7)*9 + 1.
+        let t = tables(Variant::Frisian);
+        let g = Variant::Frisian.geometry();
+        let a = t.action(Color::White, g.bit_of(28) as u8, g.bit_of(30) as u8);
+        assert_eq!(a as usize, (27 * 8 + 7) * 9 + 1);
     }
 }

@@ -14,7 +14,8 @@ use smallvec::SmallVec;
 pub type Chain = SmallVec<[u16; MAX_JUMPS]>;
 
 impl Env {
-    /// Number of action ids: 896 on 8x8, 1800 on 10x10 (see [`action`]).
+    /// Number of action ids: 896 on 8x8, 1800 on 10x10, 3600 for frisian
+    /// (see [`action`]).
     pub fn num_actions(&self) -> usize {
         action::num_actions(self.variant())
     }
@@ -107,7 +108,7 @@ impl Env {
     }
 
     /// The action of a step of the side to move between two PDN squares, or
-    /// `None` when they are not on one diagonal (or out of range).
+    /// `None` when they are not on one line of the variant (or out of range).
     pub fn step_action(&self, from: usize, to: usize) -> Option<usize> {
         let g = self.variant().geometry();
         if from == 0 || to == 0 || from > g.squares || to > g.squares {

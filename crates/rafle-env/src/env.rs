@@ -400,7 +400,7 @@ impl Env {
     fn finish_move<R: Rules>(&mut self, m: &Move) -> StepInfo {
         let actor = self.pos.side;
         let before = self.pos;
-        self.pos.apply(&R::GEO, m);
+        self.pos.apply::<R>(m);
         self.draws.push::<R>(&before, m, &self.pos);
         self.draws.trim();
         self.ply += 1;

@@ -198,7 +198,7 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
             let mut expected: HashMap<Vec<u16>, Position> = HashMap::new();
             for m in &legal {
                 let mut p = *game.position();
-                p.apply(&v.geometry(), m);
+                p.apply_in(v, m);
                 let chain = chain_of(v, &game, m).to_vec();
                 assert!(
                     expected.insert(chain, p).is_none(),
@@ -323,7 +323,7 @@ fn env_agrees_on_capture_positions() {
         let mut expected = HashMap::new();
         for m in game.legal_moves() {
             let mut p = pos;
-            p.apply(&v.geometry(), m);
+            p.apply_in(v, m);
             expected.insert(
                 Env::from_position(v, pos, EnvConfig::default())
                     .actions_of(m)

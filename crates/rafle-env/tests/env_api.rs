@@ -16,12 +16,14 @@ fn num_actions(v: Variant) -> usize {
 
 #[test]
 fn action_counts_and_shapes() {
-    // The action count depends on the board size alone (see `action`).
+    // The action count depends on the board size and on whether pieces
+    // also step along rows and columns (see `action`).
     for v in Variant::ALL {
         let n = v.board_size();
-        let expect = match n {
-            8 => 896,
-            10 => 1800,
+        let expect = match (n, v.rules().orthogonal_captures) {
+            (8, false) => 896,
+            (10, false) => 1800,
+            (10, true) => 3600,
             _ => panic!("{v}: no action count known for {n}x{n}"),
         };
         assert_eq!(num_actions(v), expect, "{v}");

@@ -282,7 +282,7 @@ impl<R: Rules> Search<'_, R> {
         full: bool,
     ) -> i32 {
         let mut next = *pos;
-        next.apply(&R::GEO, m);
+        next.apply::<R>(m);
         let mark = self.draws.mark();
         self.draws.push::<R>(pos, m, &next);
         let score = if full || alpha <= -INF || beta - alpha <= 1 {

@@ -135,7 +135,7 @@ fn side_score<R: Rules>(pos: &Position, c: Color, total_pieces: u32) -> (i32, i3
         mobility += (g.step(men, d) & empty).count_ones() as i32;
     }
     if kings != 0 {
-        for d in Dir::ALL {
+        for d in Dir::DIAGONAL {
             mobility += (g.step(kings, d) & empty).count_ones() as i32;
         }
         let (good, bonus) = match R::KINGS {

@@ -26,7 +26,7 @@ impl Greedy {
 fn material_after(variant: Variant, pos: &Position, m: &Move) -> i32 {
     let (man, king) = piece_values(variant);
     let mut after = *pos;
-    after.apply(&variant.geometry(), m);
+    after.apply_in(variant, m);
     let me = pos.side;
     let value = |c| {
         let (m, k) = after.material(c);

@@ -211,7 +211,7 @@ impl<R: Rules> Tree<R> {
                 node.expanded += 1;
                 let pos = node.pos;
                 let mut next = pos;
-                next.apply(&R::GEO, &m);
+                next.apply::<R>(&m);
                 self.draws.push::<R>(&pos, &m, &next);
                 let child = self.push(next, Some(m), n);
                 self.nodes[n].children.push(child);
@@ -255,7 +255,7 @@ impl<R: Rules> Tree<R> {
             }
             let m = moves[rng.below(moves.len())];
             let before = pos;
-            pos.apply(&R::GEO, &m);
+            pos.apply::<R>(&m);
             self.draws.push::<R>(&before, &m, &pos);
         }
         let (man, king) = piece_values(R::VARIANT);

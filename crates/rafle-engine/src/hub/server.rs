@@ -2,7 +2,8 @@
 //! stdin/stdout, for a Hub GUI or another program's Hub client.
 //!
 //! Parameters it declares: `variant` (Hub names: `normal` is
-//! international, `killer`, `bt` breakthrough, `losing` antidraughts, and
+//! international, `killer`, `bt` breakthrough, `losing` antidraughts,
+//! `frisian`, and
 //! rafle's names for the other variants, whose positions are the
 //! documented extension sized to their board), `player` (a player spec),
 //! `threads` and `seed`. The player is built at `init` and afresh at each
