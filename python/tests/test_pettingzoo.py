@@ -57,8 +57,30 @@ class _Module:
         self.parallel_env = lambda **kw: parallel_env(variant, **kw)
 
 
+def _alternates(variant: str, max_cycles: int) -> bool:
+    """Do the agents of the seeded AEC game alternate, one step each, for
+    ``max_cycles`` cycles (no multi-capture in between)?"""
+    e = make_env(variant, max_cycles=max_cycles)
+    e.reset()
+    order = []
+    for agent in e.agent_iter():
+        _, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(e.action_space(agent).sample())
+        order.append(agent)
+    return all(a != b for a, b in zip(order, order[1:]))
+
+
 @variants
 def test_max_cycles(variant: str) -> None:
+    # PettingZoo's check counts the steps of each agent and expects them
+    # equal, which holds when the agents alternate; a multi-capture (one agent
+    # stepping twice) in the seeded game's first cycles breaks it, and
+    # test_max_cycles_counts_the_steps_of_each_agent checks rafle's count then.
+    if not _alternates(variant, 4):
+        pytest.skip("the seeded game has a multi-capture in its first four cycles")
     max_cycles_test(_Module(variant))
 
 
