@@ -16,8 +16,9 @@ planes and the action codec):
 - An action is one step of a move: a quiet move or one jump; a multi-capture
   is a chain of actions by the same player. ``a = (sq * D + dir) * (N - 1) +
   dist - 1`` in the frame of the player to act, D = 4 diagonal directions,
-  8 for frisian whose pieces also capture along rows and columns
-  (``num_actions``: 896 on 8x8, 1800 on 10x10, 3600 for frisian).
+  8 for frisian whose pieces also capture along rows and columns, 4 rows and
+  columns for turkish on all 64 squares (``num_actions``: 896 on 8x8, 1800 on
+  10x10, 3600 for frisian, 1792 for turkish).
 - Observations are float32 ``(B, C, N, N)`` in the frame of the player to act.
 - ``reward`` (B,) float32 goes to the player who made the step: +1 win, -1
   loss, 0 otherwise. ``terminated`` = game over by the rules, ``truncated`` =

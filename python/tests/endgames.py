@@ -21,6 +21,7 @@ FINAL_MOVE = {
     "antidraughts": ("W:W28:B23", "28x19"),  # the side left without a move wins
     "breakthrough": ("W:W28:B23", "28x19"),
     "frisian": ("W:W28:B29", "28x30"),  # along the row
+    "turkish": ("W:Wd4:Bd5", "d4:d6"),  # all 64 squares, named
 }
 
 # Variants where the side without a legal move wins (rule book A1).

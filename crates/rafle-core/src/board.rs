@@ -113,9 +113,11 @@ pub struct Geometry {
     /// Square 1 in White's right-hand corner, numbered right to left and
     /// upwards (rather than from the top-left corner, rightwards and down).
     pub from_white: bool,
-    /// Dark squares per row, N/2.
+    /// Every square is playable (turkish), not only the dark ones.
+    pub full: bool,
+    /// Playable squares per row: N/2, or N on a full board.
     pub h: usize,
-    /// Number of playable squares N*N/2.
+    /// Number of playable squares: N*N/2, or N*N on a full board.
     pub squares: usize,
     /// Bits of real squares.
     pub valid: u64,
@@ -132,16 +134,21 @@ pub struct Geometry {
 impl Geometry {
     /// The plain board: a dark square at each player's left-hand corner.
     pub const fn new(n: usize) -> Geometry {
-        Geometry::with(n, false)
+        Geometry::with(n, false, false)
     }
 
     /// The mirrored board: a light square at each player's left-hand corner.
     pub const fn mirrored(n: usize) -> Geometry {
-        Geometry::with(n, true)
+        Geometry::with(n, true, false)
     }
 
-    const fn with(n: usize, mirrored: bool) -> Geometry {
-        let h = n / 2;
+    /// The full board: every square playable (N*N <= 64).
+    pub const fn full(n: usize) -> Geometry {
+        Geometry::with(n, false, true)
+    }
+
+    const fn with(n: usize, mirrored: bool, full: bool) -> Geometry {
+        let h = if full { n } else { n / 2 };
         let squares = n * h;
         let mut valid = 0u64;
         let mut top = 0u64;
@@ -149,7 +156,7 @@ impl Geometry {
         let (mut left, mut right) = (0u64, 0u64);
         let mut s = 0;
         while s < squares {
-            let bit = Geometry::bit_in(h, mirrored, s);
+            let bit = Geometry::bit_in(h, mirrored, full, s);
             valid |= 1 << bit;
             if s % h == 0 {
                 left |= 1 << bit;
@@ -169,6 +176,7 @@ impl Geometry {
             n,
             mirrored,
             from_white: false,
+            full,
             h,
             squares,
             valid,
@@ -211,21 +219,29 @@ impl Geometry {
     }
 
     /// Bit of 0-based square `k`: one ghost bit per two rows, the first
-    /// after row 0 on a mirrored board, after row 1 on a plain one.
+    /// after row 0 on a mirrored board, after row 1 on a plain one; none on
+    /// a full board.
     #[inline(always)]
-    const fn bit_in(h: usize, mirrored: bool, k: usize) -> usize {
-        k + (k / h + mirrored as usize) / 2
+    const fn bit_in(h: usize, mirrored: bool, full: bool, k: usize) -> usize {
+        if full {
+            k
+        } else {
+            k + (k / h + mirrored as usize) / 2
+        }
     }
 
     /// Bit index of 1-based square `s` (caller guarantees 1 <= s <= squares).
     #[inline]
     pub const fn bit_of(&self, s: usize) -> u32 {
-        Geometry::bit_in(self.h, self.mirrored, self.index(s)) as u32
+        Geometry::bit_in(self.h, self.mirrored, self.full, self.index(s)) as u32
     }
 
     /// 1-based square of a bit index of a real square.
     #[inline]
     pub const fn square_of(&self, bit: u32) -> usize {
+        if self.full {
+            return self.square_of_index(bit as usize);
+        }
         // Shift the mirrored layout by one (ghost) bit so both read as plain.
         let b = bit as usize + self.mirrored as usize * self.h;
         self.square_of_index(b - b / (2 * self.h + 1) - self.mirrored as usize * self.h)
@@ -237,6 +253,9 @@ impl Geometry {
         let k = self.index(s);
         let row = k / self.h;
         let i = k % self.h;
+        if self.full {
+            return (row, i);
+        }
         let col = if (row + self.mirrored as usize).is_multiple_of(2) {
             2 * i + 1
         } else {
@@ -247,8 +266,13 @@ impl Geometry {
 
     /// The square at (row, col), if that is a dark square on the board.
     pub const fn square_at(&self, row: usize, col: usize) -> Option<usize> {
-        if row >= self.n || col >= self.n || (row + col + self.mirrored as usize).is_multiple_of(2)
-        {
+        if row >= self.n || col >= self.n {
+            return None;
+        }
+        if self.full {
+            return Some(self.square_of_index(row * self.n + col));
+        }
+        if (row + col + self.mirrored as usize).is_multiple_of(2) {
             return None;
         }
         Some(self.square_of_index(row * self.h + col / 2))
@@ -262,14 +286,34 @@ impl Geometry {
 
     /// Shift of one step: a diagonal step is one row (H or H+1 bits), an
     /// orthogonal one two rows (2H+1 bits, a ghost bit included) or the
-    /// next bit of the row.
+    /// next bit of the row. On a full board a row is N bits: N+1 and N-1
+    /// for the diagonals, N for a column step.
     #[inline]
     pub const fn shift(&self, d: Dir) -> u32 {
+        if self.full {
+            return match d {
+                Dir::UpLeft | Dir::DownRight => self.n as u32 + 1,
+                Dir::UpRight | Dir::DownLeft => self.n as u32 - 1,
+                Dir::Up | Dir::Down => self.n as u32,
+                Dir::Left | Dir::Right => 1,
+            };
+        }
         match d {
             Dir::UpLeft | Dir::DownRight => (self.h + 1) as u32,
             Dir::UpRight | Dir::DownLeft => self.h as u32,
             Dir::Up | Dir::Down => (2 * self.h + 1) as u32,
             Dir::Left | Dir::Right => 1,
+        }
+    }
+
+    /// (rows, files) of one step of `d` on this board: an orthogonal step
+    /// goes to the next playable square, two away on a dark-square board.
+    pub const fn delta(&self, d: Dir) -> (isize, isize) {
+        let (dr, dc) = d.delta();
+        if self.full {
+            (dr.signum(), dc.signum())
+        } else {
+            (dr, dc)
         }
     }
 
@@ -283,6 +327,9 @@ impl Geometry {
         let kept = match d {
             Dir::Left => bb & !self.left_file,
             Dir::Right => bb & !self.right_file,
+            // Without ghost bits a diagonal step off the edge would wrap.
+            Dir::UpLeft | Dir::DownLeft if self.full => bb & !self.left_file,
+            Dir::UpRight | Dir::DownRight if self.full => bb & !self.right_file,
             _ => bb,
         };
         // Down, down-left, down-right and right shift left; the others right.
@@ -306,13 +353,13 @@ impl Geometry {
     /// Squares of the first `rows` rows from the top (Black's start) or bottom.
     pub fn rows_from_top(&self, rows: usize) -> u64 {
         (0..rows * self.h).fold(0, |acc, k| {
-            acc | 1 << Geometry::bit_in(self.h, self.mirrored, k)
+            acc | 1 << Geometry::bit_in(self.h, self.mirrored, self.full, k)
         })
     }
 
     pub fn rows_from_bottom(&self, rows: usize) -> u64 {
         (self.squares - rows * self.h..self.squares).fold(0, |acc, k| {
-            acc | 1 << Geometry::bit_in(self.h, self.mirrored, k)
+            acc | 1 << Geometry::bit_in(self.h, self.mirrored, self.full, k)
         })
     }
 
@@ -353,6 +400,7 @@ mod tests {
         for g in [8, 10]
             .into_iter()
             .flat_map(|n| [Geometry::new(n), Geometry::mirrored(n)])
+            .chain([Geometry::full(8)])
         {
             let n = g.n;
             assert_eq!(g.valid.count_ones() as usize, g.squares);
@@ -362,10 +410,10 @@ mod tests {
                 let (r, c) = g.row_col(s);
                 assert_eq!(g.square_at(r, c), Some(s));
                 for d in Dir::EVERY {
-                    let (dr, dc) = d.delta();
+                    let (dr, dc) = g.delta(d);
                     let (nr, nc) = (r as isize + dr, c as isize + dc);
                     assert_eq!(d.reverse().reverse(), d);
-                    assert_eq!(d.reverse().delta(), (-dr, -dc));
+                    assert_eq!(g.delta(d.reverse()), (-dr, -dc));
                     let expect = if nr < 0 || nc < 0 {
                         None
                     } else {
@@ -385,6 +433,11 @@ mod tests {
 
     #[test]
     fn pdn_corners() {
+        let g = Geometry::full(8);
+        assert_eq!(g.row_col(1), (0, 0)); // a8
+        assert_eq!(g.row_col(57), (7, 0)); // a1
+        assert_eq!(g.row_col(64), (7, 7)); // h1
+        assert_eq!(g.valid, u64::MAX);
         let g = Geometry::new(8);
         assert_eq!(g.row_col(1), (0, 1)); // b8
         assert_eq!(g.row_col(29), (7, 0)); // a1

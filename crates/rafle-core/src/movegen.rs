@@ -20,38 +20,74 @@ use crate::position::Position;
 use crate::types::Color;
 use crate::variant::{KingKind, Precedence, Rules};
 
-#[inline(always)]
-fn forward_dirs(c: Color) -> [Dir; 2] {
-    match c {
-        Color::White => [Dir::UpLeft, Dir::UpRight],
-        Color::Black => [Dir::DownLeft, Dir::DownRight],
-    }
+// The direction loops below are macros that copy their body once per
+// direction, so that each copy sees a constant direction and
+// `Geometry::step` folds to a shift and a mask; a closure called for each
+// direction is not always inlined, and then the direction is a run-time
+// value. A body may `return` from the enclosing function.
+
+/// Runs `$body` with `$d` bound to each of the listed directions.
+macro_rules! unroll {
+    ($d:ident in [$($dir:ident),+] => $body:expr) => {{
+        $({
+            let $d = Dir::$dir;
+            $body;
+        })+
+    }};
 }
 
-/// Calls `f` on each direction a king captures in: the diagonals, and the
-/// rows and columns too where the variant has orthogonal captures
-/// (frisian); `f` returns whether to stop. Unrolled, so that each call sees
-/// a constant direction and `Geometry::step` folds to a shift and a mask.
-#[inline(always)]
-fn any_king_dir<R: Rules>(mut f: impl FnMut(Dir) -> bool) -> bool {
-    f(Dir::UpLeft)
-        || f(Dir::UpRight)
-        || f(Dir::DownLeft)
-        || f(Dir::DownRight)
-        || (R::ORTHOGONAL_CAPTURES && (f(Dir::Up) || f(Dir::Down) || f(Dir::Left) || f(Dir::Right)))
-}
-
-/// [`any_king_dir`] for the directions a man of `side` captures in.
-#[inline(always)]
-fn any_man_dir<R: Rules>(side: Color, mut f: impl FnMut(Dir) -> bool) -> bool {
-    if R::MEN_CAPTURE_BACKWARD {
-        any_king_dir::<R>(f)
-    } else {
-        match side {
-            Color::White => f(Dir::UpLeft) || f(Dir::UpRight),
-            Color::Black => f(Dir::DownLeft) || f(Dir::DownRight),
+/// Each direction a man of `$side` moves in without capturing: diagonally
+/// forward, or forward and sideways where pieces move along rows and
+/// columns (turkish).
+macro_rules! man_moves {
+    ($R:ty, $side:expr, $d:ident => $body:expr) => {
+        match (<$R as Rules>::ORTHOGONAL_MOVES, $side) {
+            (false, Color::White) => unroll!($d in [UpLeft, UpRight] => $body),
+            (false, Color::Black) => unroll!($d in [DownLeft, DownRight] => $body),
+            (true, Color::White) => unroll!($d in [Up, Left, Right] => $body),
+            (true, Color::Black) => unroll!($d in [Down, Left, Right] => $body),
         }
-    }
+    };
+}
+
+/// Each direction a king moves in without capturing: the diagonals, or the
+/// rows and columns (turkish).
+macro_rules! king_moves {
+    ($R:ty, $d:ident => $body:expr) => {
+        if <$R as Rules>::ORTHOGONAL_MOVES {
+            unroll!($d in [Up, Down, Left, Right] => $body);
+        } else {
+            unroll!($d in [UpLeft, UpRight, DownLeft, DownRight] => $body);
+        }
+    };
+}
+
+/// Each direction a king captures in: the diagonals, and the rows and
+/// columns too where the variant has orthogonal captures (frisian), or only
+/// the rows and columns (turkish).
+macro_rules! king_captures {
+    ($R:ty, $d:ident => $body:expr) => {
+        if <$R as Rules>::ORTHOGONAL_MOVES {
+            unroll!($d in [Up, Down, Left, Right] => $body);
+        } else {
+            unroll!($d in [UpLeft, UpRight, DownLeft, DownRight] => $body);
+            if <$R as Rules>::ORTHOGONAL_CAPTURES {
+                unroll!($d in [Up, Down, Left, Right] => $body);
+            }
+        }
+    };
+}
+
+/// Each direction a man of `$side` captures in: forward (and sideways where
+/// men move so), or every king direction where men capture backward.
+macro_rules! man_captures {
+    ($R:ty, $side:expr, $d:ident => $body:expr) => {
+        if <$R as Rules>::MEN_CAPTURE_BACKWARD {
+            king_captures!($R, $d => $body);
+        } else {
+            man_moves!($R, $side, $d => $body);
+        }
+    };
 }
 
 /// Direction of the line from bit `a` to bit `b` (one diagonal, row or
@@ -101,11 +137,9 @@ pub fn count<R: Rules>(pos: &Position) -> usize {
     let men = own & !pos.kings;
     let kings = own & pos.kings & !pos.restricted_king::<R>();
     let mut n = 0;
-    for d in forward_dirs(pos.side) {
-        n += (g.step(men, d) & empty).count_ones();
-    }
+    man_moves!(R, pos.side, d => n += (g.step(men, d) & empty).count_ones());
     if kings != 0 {
-        for d in Dir::DIAGONAL {
+        king_moves!(R, d => {
             let mut s = g.step(kings, d) & empty;
             n += s.count_ones();
             if R::KINGS != KingKind::Short {
@@ -116,7 +150,7 @@ pub fn count<R: Rules>(pos: &Position) -> usize {
                     n += s.count_ones();
                 }
             }
-        }
+        });
     }
     n as usize
 }
@@ -130,28 +164,34 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
     let men = own & !pos.kings;
     let kings = own & pos.kings;
     let man_victims = man_victims::<R>(opp, pos.kings);
-    if any_man_dir::<R>(pos.side, |d| {
-        g.step(g.step(men, d) & man_victims, d) & empty != 0
-    }) {
-        return true;
-    }
+    man_captures!(R, pos.side, d => {
+        if g.step(g.step(men, d) & man_victims, d) & empty != 0 {
+            return true;
+        }
+    });
     if kings == 0 {
         return false;
     }
-    any_king_dir::<R>(|d| match R::KINGS {
-        KingKind::Short => g.step(g.step(kings, d) & opp, d) & empty != 0,
-        _ => {
-            // Slide every king over empty squares, then look for an
-            // enemy piece with an empty square behind it.
-            let mut s = g.step(kings, d);
-            let mut reach = s;
-            while s & empty != 0 {
-                s = g.step(s & empty, d);
-                reach |= s;
+    king_captures!(R, d => {
+        let hit = match R::KINGS {
+            KingKind::Short => g.step(g.step(kings, d) & opp, d) & empty != 0,
+            _ => {
+                // Slide every king over empty squares, then look for an
+                // enemy piece with an empty square behind it.
+                let mut s = g.step(kings, d);
+                let mut reach = s;
+                while s & empty != 0 {
+                    s = g.step(s & empty, d);
+                    reach |= s;
+                }
+                g.step(reach & opp, d) & empty != 0
             }
-            g.step(reach & opp, d) & empty != 0
+        };
+        if hit {
+            return true;
         }
-    })
+    });
+    false
 }
 
 /// The enemy pieces a man may capture: all of `opp`, or its men only where
@@ -183,6 +223,9 @@ struct CaptureSearch<'a> {
     king_order: u32,
     /// Was the man of the current path crowned on the way (R4)?
     crowned: bool,
+    /// The direction of the path's last jump, where a jump may not turn
+    /// back along it (immediate removal, turkish).
+    last: Option<Dir>,
     /// Greatest precedence key recorded so far.
     best: u32,
     out: &'a mut MoveList,
@@ -243,10 +286,7 @@ impl CaptureSearch<'_> {
 
     fn man<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize, side: Color) {
         let mut extended = false;
-        any_man_dir::<R>(side, |d| {
-            extended |= self.man_jump::<R>(d, cur, captured, depth, side);
-            false
-        });
+        man_captures!(R, side, d => extended |= self.man_jump::<R>(d, cur, captured, depth, side));
         if !extended && depth > 0 {
             self.record::<R>(depth, captured);
         }
@@ -264,6 +304,9 @@ impl CaptureSearch<'_> {
         side: Color,
     ) -> bool {
         let g = R::GEO;
+        if R::IMMEDIATE_REMOVAL && self.last == Some(d.reverse()) {
+            return false;
+        }
         let victims = man_victims::<R>(self.opp, self.opp_kings);
         let victim = g.step(cur, d) & victims & !captured;
         if victim == 0 {
@@ -274,6 +317,7 @@ impl CaptureSearch<'_> {
             return false;
         }
         self.path[depth] = land.trailing_zeros() as u8;
+        let last = self.leave::<R>(victim, d);
         if R::CROWN_MID_CAPTURE && land & g.promotion_row(side) != 0 {
             // Crowned on the far row: the capture goes on as a king's.
             self.crowned = true;
@@ -282,30 +326,53 @@ impl CaptureSearch<'_> {
         } else {
             self.man::<R>(land, captured | victim, depth + 1, side);
         }
+        self.restore::<R>(victim, last);
         true
+    }
+
+    /// Where captured pieces leave at once (turkish), `victim`'s square is
+    /// empty for the rest of the path and `d` is the jump not to reverse;
+    /// returns the direction to restore.
+    #[inline(always)]
+    fn leave<R: Rules>(&mut self, victim: u64, d: Dir) -> Option<Dir> {
+        if R::IMMEDIATE_REMOVAL {
+            self.empty |= victim;
+            self.last.replace(d)
+        } else {
+            None
+        }
+    }
+
+    /// Undoes [`CaptureSearch::leave`] when the search backs up.
+    #[inline(always)]
+    fn restore<R: Rules>(&mut self, victim: u64, last: Option<Dir>) {
+        if R::IMMEDIATE_REMOVAL {
+            self.empty &= !victim;
+            self.last = last;
+        }
     }
 
     /// Can a flying king on `cur` jump again, `captured` being taken already?
     fn flying_king_can_jump<R: Rules>(&self, cur: u64, captured: u64) -> bool {
         let g = R::GEO;
-        any_king_dir::<R>(|d| {
+        king_captures!(R, d => {
             let mut sq = g.step(cur, d);
             while sq & self.empty != 0 {
                 sq = g.step(sq, d);
             }
             let victim = sq & self.opp & !captured;
-            victim != 0 && g.step(victim, d) & self.empty != 0
-        })
+            if victim != 0 && g.step(victim, d) & self.empty != 0 {
+                return true;
+            }
+        });
+        false
     }
 
     /// Captures of a king on `cur`. `may_end`: may the sequence end here
     /// (false where a variant's landing rule forbids stopping on `cur`).
     fn king<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize, may_end: bool) {
         let mut extended = false;
-        any_king_dir::<R>(|d| {
-            extended |= self.king_jump::<R>(d, cur, captured, depth);
-            false
-        });
+        king_captures!(R, d => extended |= self.king_jump::<R>(d, cur, captured, depth));
         if !extended && depth > 0 && may_end {
             self.record::<R>(depth, captured);
         }
@@ -316,6 +383,9 @@ impl CaptureSearch<'_> {
     #[inline(always)]
     fn king_jump<R: Rules>(&mut self, d: Dir, cur: u64, captured: u64, depth: usize) -> bool {
         let g = R::GEO;
+        if R::IMMEDIATE_REMOVAL && self.last == Some(d.reverse()) {
+            return false;
+        }
         let mut sq = g.step(cur, d);
         if R::KINGS != KingKind::Short {
             while sq & self.empty != 0 {
@@ -351,6 +421,7 @@ impl CaptureSearch<'_> {
         };
         // Killer: a capture that ends by jumping a king halts right behind it.
         let halt = R::HALT_BEHIND_KING && victim & self.opp_kings != 0;
+        let last = self.leave::<R>(victim, d);
         let mut land = first;
         while land != 0 {
             self.path[depth] = land.trailing_zeros() as u8;
@@ -361,6 +432,7 @@ impl CaptureSearch<'_> {
             }
             land = g.step(land, d) & self.empty;
         }
+        self.restore::<R>(victim, last);
         self.king_order &= !order_bit;
         true
     }
@@ -395,6 +467,7 @@ fn search_captures<R: Rules>(pos: &Position, out: &mut MoveList, dedup: bool) {
         path: [0; MAX_JUMPS],
         king_order: 0,
         crowned: false,
+        last: None,
         best: 0,
         out,
     };
@@ -419,15 +492,15 @@ pub fn generate_quiet<R: Rules>(pos: &Position, out: &mut MoveList) {
     let own = pos.own();
     let men = own & !pos.kings;
     let kings = own & pos.kings & !pos.restricted_king::<R>();
-    for d in forward_dirs(pos.side) {
+    man_moves!(R, pos.side, d => {
         let back = d.reverse();
         for t in Bits(g.step(men, d) & empty) {
             let from = g.step(1 << t, back).trailing_zeros();
             out.push(Move::quiet(from, t));
         }
-    }
+    });
     for k in Bits(kings) {
-        for d in Dir::DIAGONAL {
+        king_moves!(R, d => {
             let mut sq = g.step(1 << k, d) & empty;
             while sq != 0 {
                 out.push(Move::quiet(k, sq.trailing_zeros()));
@@ -436,6 +509,6 @@ pub fn generate_quiet<R: Rules>(pos: &Position, out: &mut MoveList) {
                 }
                 sq = g.step(sq, d) & empty;
             }
-        }
+        });
     }
 }

@@ -107,8 +107,36 @@ impl Move {
             .collect()
     }
 
+    /// The piece each jump of the path takes, in order (one bit each; empty
+    /// for a quiet move). Where captured pieces leave at once (turkish) a
+    /// later jump may pass an earlier victim's square, so each jump's victim
+    /// is the captured square on its line that no earlier jump took.
+    pub fn jump_victims(&self, g: &Geometry) -> SmallVec<[u64; MAX_JUMPS]> {
+        let mut out = SmallVec::new();
+        if !self.is_capture() {
+            return out;
+        }
+        let (mut at, mut taken) = (self.from, 0u64);
+        for &land in self.landings() {
+            let d = crate::movegen::direction_between(g, at as u32, land as u32);
+            let mut sq = g.step(1 << at, d);
+            let mut victim = 0;
+            while sq != 0 && sq != 1 << land {
+                if sq & self.captured & !taken != 0 {
+                    victim = sq;
+                }
+                sq = g.step(sq, d);
+            }
+            taken |= victim;
+            out.push(victim);
+            at = land;
+        }
+        out
+    }
+
     /// The one captured piece between consecutive path points `a` and `b`
-    /// (bit indices on one diagonal), or 0 for a quiet step.
+    /// (bit indices on one line), or 0 for a quiet step; where captured
+    /// pieces leave at once, see [`Move::jump_victims`] instead.
     pub fn captured_between(&self, g: &Geometry, a: u8, b: u8) -> u64 {
         let d = crate::movegen::direction_between(g, a as u32, b as u32);
         let mut sq = g.step(1 << a, d);

@@ -57,9 +57,13 @@ impl Position {
     /// The start position of rules `R`.
     pub fn start_of<R: Rules>() -> Position {
         let g = R::GEO;
+        let (rows, gap) = (
+            R::START_ROWS + R::SET.empty_back_rows,
+            R::SET.empty_back_rows,
+        );
         Position {
-            white: g.rows_from_bottom(R::START_ROWS),
-            black: g.rows_from_top(R::START_ROWS),
+            white: g.rows_from_bottom(rows) & !g.rows_from_bottom(gap),
+            black: g.rows_from_top(rows) & !g.rows_from_top(gap),
             kings: 0,
             side: R::FIRST,
             king_runs: [KingRun::default(); 2],

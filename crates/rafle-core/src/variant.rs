@@ -102,6 +102,8 @@ pub struct RuleSet {
     pub first: Color,
     /// Number of rows each side fills at the start.
     pub start_rows: usize,
+    /// Rows left empty behind them (turkish: the back row).
+    pub empty_back_rows: usize,
     pub men_capture_backward: bool,
     /// May a man capture a king? (Not in italian.)
     pub men_capture_kings: bool,
@@ -120,6 +122,13 @@ pub struct RuleSet {
     /// Men and kings also capture along rows and columns (frisian); quiet
     /// moves stay diagonal.
     pub orthogonal_captures: bool,
+    /// Men and kings move and capture along rows and columns only, men
+    /// forward or sideways (turkish, on a full board).
+    pub orthogonal_moves: bool,
+    /// A captured piece leaves the board at once, so a later jump of the
+    /// same capture may cross its square; a jump may then not turn back
+    /// along the line of the jump before it (turkish).
+    pub immediate_removal: bool,
     /// While its side has men, one king may make at most this many quiet
     /// moves in a row (frisian); 0: no limit.
     pub king_move_limit: u8,
@@ -163,6 +172,8 @@ pub trait Rules: Copy + Default + Send + Sync + fmt::Debug + 'static {
     const LAND_TO_CONTINUE: bool = Self::SET.land_to_continue;
     const HALT_BEHIND_KING: bool = Self::SET.halt_behind_king;
     const ORTHOGONAL_CAPTURES: bool = Self::SET.orthogonal_captures;
+    const ORTHOGONAL_MOVES: bool = Self::SET.orthogonal_moves;
+    const IMMEDIATE_REMOVAL: bool = Self::SET.immediate_removal;
     const KING_MOVE_LIMIT: u8 = Self::SET.king_move_limit;
     const GOAL: Goal = Self::SET.goal;
     const REPETITIONS: usize = Self::SET.repetitions as usize;
@@ -220,9 +231,10 @@ impl Rules for Thai {
     const SET: RuleSet = RuleSet {
         name: "thai",
         aliases: &[],
-        geo: Geometry::new(8),       // T1: 8x8
-        first: Color::Black,         // T2
-        start_rows: 2,               // T1: 8 men each on two rows
+        geo: Geometry::new(8), // T1: 8x8
+        first: Color::Black,   // T2
+        start_rows: 2,         // T1: 8 men each on two rows
+        empty_back_rows: 0,
         men_capture_backward: false, // T4: forward only
         men_capture_kings: true,
         kings: KingKind::FlyingLandBehind, // T6, T7: land right behind
@@ -231,6 +243,8 @@ impl Rules for Thai {
         land_to_continue: false,
         halt_behind_king: false,
         orthogonal_captures: false,
+        orthogonal_moves: false,
+        immediate_removal: false,
         king_move_limit: 0,
         goal: Goal::LastMoveWins,
         repetitions: 3,           // G2
@@ -252,9 +266,10 @@ impl Rules for International {
     const SET: RuleSet = RuleSet {
         name: "international",
         aliases: &["intl", "10x10"],
-        geo: Geometry::new(10),     // I1: 10x10
-        first: Color::White,        // I2
-        start_rows: 4,              // I1: Black on 1-20, White on 31-50
+        geo: Geometry::new(10), // I1: 10x10
+        first: Color::White,    // I2
+        start_rows: 4,          // I1: Black on 1-20, White on 31-50
+        empty_back_rows: 0,
         men_capture_backward: true, // I3
         men_capture_kings: true,
         kings: KingKind::FlyingLandAnywhere, // I4: any square beyond
@@ -263,6 +278,8 @@ impl Rules for International {
         land_to_continue: false,
         halt_behind_king: false,
         orthogonal_captures: false,
+        orthogonal_moves: false,
+        immediate_removal: false,
         king_move_limit: 0,
         goal: Goal::LastMoveWins,
         repetitions: 3,        // G2
@@ -300,9 +317,10 @@ impl Rules for English {
     const SET: RuleSet = RuleSet {
         name: "english",
         aliases: &[],
-        geo: Geometry::new(8),       // E1: 8x8
-        first: Color::Black,         // E2
-        start_rows: 3,               // E1: Black on 1-12, White on 21-32
+        geo: Geometry::new(8), // E1: 8x8
+        first: Color::Black,   // E2
+        start_rows: 3,         // E1: Black on 1-12, White on 21-32
+        empty_back_rows: 0,
         men_capture_backward: false, // E3
         men_capture_kings: true,
         kings: KingKind::Short,   // E4: one square
@@ -311,6 +329,8 @@ impl Rules for English {
         land_to_continue: false,
         halt_behind_king: false,
         orthogonal_captures: false,
+        orthogonal_moves: false,
+        immediate_removal: false,
         king_move_limit: 0,
         goal: Goal::LastMoveWins,
         repetitions: 3,        // G2
@@ -347,9 +367,10 @@ impl Rules for Russian {
     const SET: RuleSet = RuleSet {
         name: "russian",
         aliases: &["shashki"],
-        geo: Geometry::new(8),      // R1: 8x8
-        first: Color::White,        // R2
-        start_rows: 3,              // R1: 12 men each
+        geo: Geometry::new(8), // R1: 8x8
+        first: Color::White,   // R2
+        start_rows: 3,         // R1: 12 men each
+        empty_back_rows: 0,
         men_capture_backward: true, // R3
         men_capture_kings: true,
         kings: KingKind::FlyingLandAnywhere, // R5
@@ -358,6 +379,8 @@ impl Rules for Russian {
         land_to_continue: true,              // R5
         halt_behind_king: false,
         orthogonal_captures: false,
+        orthogonal_moves: false,
+        immediate_removal: false,
         king_move_limit: 0,
         goal: Goal::LastMoveWins,
         repetitions: 3,        // G2
@@ -573,6 +596,41 @@ impl Rules for Frisian {
     };
 }
 
+/// Turkish draughts, dama (rule book section 19, "turkish").
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Turkish;
+impl Rules for Turkish {
+    const VARIANT: Variant = Variant::Turkish;
+    const SET: RuleSet = RuleSet {
+        name: "turkish",
+        aliases: &["dama"],
+        geo: Geometry::full(8), // U1: all 64 squares
+        first: Color::White,    // U2
+        start_rows: 2,          // U1: 16 men each on rows 2-3 and 6-7
+        empty_back_rows: 1,
+        men_capture_backward: false, // U3: forward and sideways only
+        men_capture_kings: true,
+        kings: KingKind::FlyingLandAnywhere, // U4
+        precedence: MAJORITY,                // U5: most pieces, kings count one
+        crown_mid_capture: true,             // U6: a man crowned mid-capture goes on as a king
+        land_to_continue: false,
+        halt_behind_king: false,
+        orthogonal_captures: false,
+        orthogonal_moves: true,  // U3, U4
+        immediate_removal: true, // U7
+        king_move_limit: 0,
+        goal: Goal::LastMoveWins,
+        repetitions: 3,           // U8
+        no_progress_plies: 0,     // U8
+        one_king_each_draw: true, // U8
+        lone_king_limits: &[],
+        material_limits: &[],
+        pdn_game_type: 30,
+        pdn_results: PDN_RESULTS_21,
+        notation: Notation::Algebraic, // U9
+    };
+}
+
 /// Declares the runtime enum [`Variant`] (one value per rules description,
 /// of the same name), [`Variant::ALL`], and the [`with_rules!`] macro that
 /// reaches the rules of a runtime variant. `$d` is a `$` token, so that this
@@ -622,6 +680,7 @@ variants!($
     Antidraughts,
     Breakthrough,
     Frisian,
+    Turkish,
 );
 
 impl Variant {

@@ -117,6 +117,8 @@ fn no_progress_limits() {
         // (0: the variant has no such rule).
         let g = v.geometry();
         let fen = match (g.n, g.from_white) {
+            // All 64 squares (turkish): a man and a king each, by name.
+            _ if g.full => "W:Wd4,Kh1:Be5,Ka8",
             (8, false) => "W:W27,K29,K32:B6,K1,K4",
             (8, true) => "W:W6,K4,K1:B27,K32,K29",
             _ => "W:W38,K46,K50:B13,K1,K5",
@@ -153,6 +155,7 @@ fn threefold_repetition() {
         // Numbered from White's side (spanish), square s is the other's 33 - s.
         let g = v.geometry();
         let (fen, shuffle) = match (g.n, g.mirrored, g.from_white) {
+            _ if g.full => ("W:Wd4,Kh1:Be5,Ka8", ["h1-h2", "a8-a7", "h2-h1", "a7-a8"]),
             (8, false, _) => ("W:W29,K32:B4,K1", ["32-28", "1-5", "28-32", "5-1"]),
             (8, true, false) => ("W:W32,K29:B1,K4", ["29-25", "4-8", "25-29", "8-4"]),
             (8, true, true) => ("W:W1,K4:B32,K29", ["4-8", "29-25", "8-4", "25-29"]),

@@ -412,6 +412,7 @@ fn pdn_game_types_and_result_tokens() {
         (Variant::Antidraughts, 20, INTL),
         (Variant::Breakthrough, 20, INTL),
         (Variant::Frisian, 40, INTL),
+        (Variant::Turkish, 30, DEFAULT),
     ];
     assert_eq!(
         table.map(|(v, _, _)| v),

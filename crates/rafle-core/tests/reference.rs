@@ -31,6 +31,9 @@ struct Capture {
     by_king: bool,
     /// A man crowned on the far row during the capture (russian).
     crowned: bool,
+    /// The direction of the last jump (a jump may not turn back along it
+    /// where captured pieces leave at once, U7).
+    last: Option<Cell>,
 }
 
 /// The reference: the board as a grid of squares.
@@ -82,14 +85,38 @@ impl Board {
         }
     }
 
+    /// One step along each row and column direction: to the next square
+    /// of a full board (turkish), two squares on the others.
+    fn orthogonal(&self) -> Vec<Cell> {
+        if self.v.geometry().full {
+            ORTHOGONAL.iter().map(|&(r, c)| (r / 2, c / 2)).collect()
+        } else {
+            ORTHOGONAL.to_vec()
+        }
+    }
+
     /// The directions of a capture: the diagonals, and the rows and columns
-    /// where the variant captures along them (F3, F4).
-    fn capture_dirs(&self) -> Vec<(isize, isize)> {
+    /// where the variant captures along them (F3, F4); only rows and columns
+    /// where pieces move along them (U3, U4).
+    fn capture_dirs(&self) -> Vec<Cell> {
+        if self.rules().orthogonal_moves {
+            return self.orthogonal();
+        }
         let mut dirs = DIAGONAL.to_vec();
         if self.rules().orthogonal_captures {
             dirs.extend(ORTHOGONAL);
         }
         dirs
+    }
+
+    /// May a man step (or capture) in direction (dr, dc) without going
+    /// backward: forward, or sideways where men move along rows (U3).
+    fn man_may(&self, dr: isize, dc: isize) -> bool {
+        if self.rules().orthogonal_moves {
+            (dr == self.forward() && dc == 0) || dr == 0
+        } else {
+            dr == self.forward()
+        }
     }
 
     fn at(&self, r: isize, c: isize) -> Option<Option<Piece>> {
@@ -133,6 +160,7 @@ impl Board {
                             taken: Vec::new(),
                             by_king: p.is_king(),
                             crowned: false,
+                            last: None,
                         };
                         self.captures(p, (r, c), (r, c), &mut seq, &mut caps);
                     }
@@ -191,35 +219,43 @@ impl Board {
         self.v.rules()
     }
 
-    /// Is (r, c) free to land on or pass over during a capture from `start`?
-    fn free(&self, r: isize, c: isize, start: (isize, isize)) -> bool {
-        // The capturing piece's own starting square counts as empty.
-        matches!(self.at(r, c), Some(None)) || (r, c) == start
+    /// Is (r, c) free to land on or pass over during a capture from `start`
+    /// that took `taken` so far?
+    fn free(&self, r: isize, c: isize, start: Cell, taken: &[Cell]) -> bool {
+        // The capturing piece's own starting square counts as empty; so do
+        // the captured pieces' squares where they leave at once (U7).
+        matches!(self.at(r, c), Some(None))
+            || (r, c) == start
+            || (self.rules().immediate_removal && taken.contains(&(r, c)))
     }
 
-    /// The jumps piece `p` on (r, c) can make: (victim, landing squares in
-    /// order of distance).
+    /// The jumps piece `p` on (r, c) can make after a jump in direction
+    /// `last`: (victim, landing squares in order of distance, direction).
     fn jumps(
         &self,
         p: Piece,
-        start: (isize, isize),
-        (r, c): (isize, isize),
-        taken: &[(isize, isize)],
-    ) -> Vec<(Cell, Vec<Cell>)> {
+        start: Cell,
+        (r, c): Cell,
+        taken: &[Cell],
+        last: Option<Cell>,
+    ) -> Vec<(Cell, Vec<Cell>, Cell)> {
         let rules = self.rules();
         let flying = p.is_king() && rules.kings != KingKind::Short;
         let anywhere = p.is_king() && rules.kings == KingKind::FlyingLandAnywhere;
         let backward = p.is_king() || rules.men_capture_backward;
         let mut out = Vec::new();
         for (dr, dc) in self.capture_dirs() {
-            if !backward && dr != self.forward() {
+            if !backward && !self.man_may(dr, dc) {
+                continue;
+            }
+            if rules.immediate_removal && last == Some((-dr, -dc)) {
                 continue;
             }
             // Find the first non-free square along the diagonal.
             let mut k = 1;
             while flying
                 && self.at(r + k * dr, c + k * dc).is_some()
-                && self.free(r + k * dr, c + k * dc, start)
+                && self.free(r + k * dr, c + k * dc, start, taken)
             {
                 k += 1;
             }
@@ -237,7 +273,7 @@ impl Board {
             let mut lands = Vec::new();
             let mut j = 1;
             while self.at(vr + j * dr, vc + j * dc).is_some()
-                && self.free(vr + j * dr, vc + j * dc, start)
+                && self.free(vr + j * dr, vc + j * dc, start, taken)
             {
                 lands.push((vr + j * dr, vc + j * dc));
                 if !anywhere {
@@ -246,7 +282,7 @@ impl Board {
                 j += 1;
             }
             if !lands.is_empty() {
-                out.push(((vr, vc), lands));
+                out.push(((vr, vc), lands, (dr, dc)));
             }
         }
         out
@@ -261,8 +297,8 @@ impl Board {
         out: &mut Vec<Capture>,
     ) {
         let rules = self.rules();
-        let jumps = self.jumps(p, start, at, &seq.taken);
-        for (victim, lands) in &jumps {
+        let jumps = self.jumps(p, start, at, &seq.taken, seq.last);
+        for (victim, lands, dir) in &jumps {
             seq.taken.push(*victim);
             // The piece on each landing square: a man on the far row is
             // crowned there where the variant says so.
@@ -275,7 +311,11 @@ impl Board {
             };
             let goes_on: Vec<bool> = lands
                 .iter()
-                .map(|&l| !self.jumps(piece_at(l), start, l, &seq.taken).is_empty())
+                .map(|&l| {
+                    !self
+                        .jumps(piece_at(l), start, l, &seq.taken, Some(*dir))
+                        .is_empty()
+                })
                 .collect();
             let victim_king = matches!(self.at(victim.0, victim.1), Some(Some(v)) if v.is_king());
             for (i, &l) in lands.iter().enumerate() {
@@ -291,14 +331,15 @@ impl Board {
                     continue;
                 }
                 seq.path.push(self.square(l.0, l.1));
-                let crowned = seq.crowned;
+                let (crowned, last) = (seq.crowned, seq.last);
                 seq.crowned |= q.is_king() && !p.is_king();
+                seq.last = Some(*dir);
                 if goes_on[i] {
                     self.captures(q, start, l, seq, out);
                 } else {
                     out.push(seq.clone());
                 }
-                seq.crowned = crowned;
+                (seq.crowned, seq.last) = (crowned, last);
                 seq.path.pop();
             }
             seq.taken.pop();
@@ -318,8 +359,13 @@ impl Board {
                 if self.held_king == Some(self.square(r, c)) {
                     continue;
                 }
-                for (dr, dc) in DIAGONAL {
-                    if !p.is_king() && dr != self.forward() {
+                let dirs = if self.rules().orthogonal_moves {
+                    self.orthogonal()
+                } else {
+                    DIAGONAL.to_vec()
+                };
+                for (dr, dc) in dirs {
+                    if !p.is_king() && !self.man_may(dr, dc) {
                         continue;
                     }
                     let mut k = 1;
@@ -449,14 +495,20 @@ fn compare(v: Variant, pos: &Position) -> usize {
             "{v} {fen}: {} is not a legal path of its move (paths {paths:?})",
             game.move_string(m)
         );
-        // Each jump of the path holds exactly one captured piece.
+        // Each jump of the path takes exactly one captured piece.
         let mut parts = 0u64;
-        let mut at = m.from;
-        for &l in m.landings() {
-            let c = m.captured_between(&g, at, l);
-            assert_eq!(c.count_ones(), u32::from(m.is_capture()), "{v} {fen}");
-            parts |= c;
-            at = l;
+        let victims = m.jump_victims(&g);
+        assert_eq!(
+            victims.len(),
+            if m.is_capture() {
+                m.landings().len()
+            } else {
+                0
+            }
+        );
+        for &victim in &victims {
+            assert_eq!(victim.count_ones(), 1, "{v} {fen}");
+            parts |= victim;
         }
         assert_eq!(parts, m.captured, "{v} {fen}: {}", game.move_string(m));
         let mut after = *pos;

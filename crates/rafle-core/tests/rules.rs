@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use Variant::{
     Antidraughts as A, Brazilian as Z, Breakthrough as X, Checkers as C, Czech as Q, English as E,
     Frisian as F, International as I, Italian as N, Killer as L, Pool as P, Russian as R,
-    Spanish as S, Thai as T,
+    Spanish as S, Thai as T, Turkish as U,
 };
 
 struct Case {
@@ -461,6 +461,49 @@ const CASES: &[Case] = &[
         &["46x16", "46x6"],
         "F5: at equal value the king captures (one man each way)",
     ),
+    // --- Turkish: all 64 squares, rows and columns, pieces leave at once.
+    case(
+        &[U],
+        "W:Wd4:Bh7",
+        &["d4-d5", "d4-c4", "d4-e4"],
+        "U3: a man moves forward or sideways, never backward or diagonally",
+    ),
+    case(
+        &[U],
+        "W:Wd4:Bc4,d3",
+        &["d4xb4"],
+        "U3: a man captures forward or sideways, not backward (d3)",
+    ),
+    case(
+        &[U],
+        "W:WKa1:Ba4",
+        &["a1xa5", "a1xa6", "a1xa7", "a1xa8"],
+        "U4: a king flies along a column and lands anywhere beyond",
+    ),
+    case(
+        &[U],
+        "W:Wd4:Bb5,c4,d5",
+        &["d4xb4xb6"],
+        "U5: the most pieces (two sideways then forward, not one forward)",
+    ),
+    case(
+        &[U],
+        "W:Wc6:Bc7,f8",
+        &["c6xc8xg8", "c6xc8xh8"],
+        "U6: a man crowned mid-capture goes on capturing as a king",
+    ),
+    case(
+        &[U],
+        "W:WKa3:Bc3,c5,e2,Kd1",
+        &["a3xc6 [c3,e2,d1,c5]", "a3xc7 [c3,e2,d1,c5]", "a3xc8 [c3,e2,d1,c5]"],
+        "U7: captured pieces leave at once, so the king crosses c3 again",
+    ),
+    case(
+        &[U],
+        "W:WKc4:Bb4,d4",
+        &["c4xa4", "c4xe4", "c4xf4", "c4xg4", "c4xh4"],
+        "U7: no 180-degree turn between two jumps (not c4xe4xa4)",
+    ),
     // --- No legal move.
     case(
         &[T, E, C],
@@ -482,11 +525,17 @@ fn walk(game: &Game, path: &[usize]) -> (usize, usize, BTreeSet<usize>) {
     for w in path.windows(2) {
         let ((r0, c0), (r1, c1)) = (g.row_col(w[0]), g.row_col(w[1]));
         let (dr, dc) = (r1 as isize - r0 as isize, c1 as isize - c0 as isize);
+        // Rows and columns step to the next playable square: the next one
+        // on a full board, two away on a dark-square board.
+        let unit = if g.full { 1 } else { 2 };
         let (step, n) = if dr.abs() == dc.abs() {
             ((dr.signum(), dc.signum()), dr.abs())
         } else if dr == 0 || dc == 0 {
-            assert_eq!((dr + dc) % 2, 0, "{path:?}: not on dark squares");
-            ((dr.signum() * 2, dc.signum() * 2), (dr + dc).abs() / 2)
+            assert_eq!((dr + dc) % unit, 0, "{path:?}: not on dark squares");
+            (
+                (dr.signum() * unit, dc.signum() * unit),
+                (dr + dc).abs() / unit,
+            )
         } else {
             panic!("{path:?}: segment {w:?} is on no line");
         };
@@ -495,8 +544,10 @@ fn walk(game: &Game, path: &[usize]) -> (usize, usize, BTreeSet<usize>) {
             let r = (r0 as isize + k * step.0) as usize;
             let c = (c0 as isize + k * step.1) as usize;
             let s = g.square_at(r, c).unwrap();
-            // The moving piece has left its start square.
-            if let Some(p) = pos.piece_at(&g, s).filter(|_| s != path[0]) {
+            // The moving piece has left its start square; where captured
+            // pieces leave at once (U7), so have the ones already jumped.
+            let gone = game.variant().rules().immediate_removal && captured.contains(&s);
+            if let Some(p) = pos.piece_at(&g, s).filter(|_| s != path[0] && !gone) {
                 on_way.push((s, p));
             }
         }
@@ -510,21 +561,31 @@ fn walk(game: &Game, path: &[usize]) -> (usize, usize, BTreeSet<usize>) {
     (path[0], *path.last().unwrap(), captured)
 }
 
-fn squares(text: &str) -> Vec<usize> {
+/// The squares of a path or list, written as numbers or names (`c3`).
+fn squares(g: &Geometry, text: &str) -> Vec<usize> {
     text.split(['x', '-', ','])
-        .map(|t| t.trim().parse().unwrap())
+        .map(|t| rafle_core::notation::parse_square(g, t.trim()).unwrap())
         .collect()
 }
 
 /// Does the engine's move (full path `got`) satisfy the spec `want`?
 fn matches(game: &Game, want: &str, got: &str) -> bool {
     if let Some((ends, caps)) = want.split_once(" [") {
-        let e = squares(ends);
-        let caps: BTreeSet<usize> = squares(caps.trim_end_matches(']')).into_iter().collect();
-        let (f, t, c) = walk(game, &squares(got));
+        let g = game.geometry();
+        let e = squares(&g, ends);
+        let caps: BTreeSet<usize> = squares(&g, caps.trim_end_matches(']'))
+            .into_iter()
+            .collect();
+        let (f, t, c) = walk(game, &squares(&g, got));
         return got.contains('x') && (f, t) == (e[0], e[1]) && c == caps;
     }
-    want.split('|').any(|alt| alt == got)
+    // A path written with names (turkish) compares as numbers.
+    let g = game.geometry();
+    want.split('|').any(|alt| {
+        let sep = if alt.contains('x') { "x" } else { "-" };
+        let numbers: Vec<String> = squares(&g, alt).iter().map(|s| s.to_string()).collect();
+        numbers.join(sep) == got
+    })
 }
 
 #[test]
@@ -548,7 +609,7 @@ fn every_rule_has_its_position() {
             // Every printed path must walk to the move's own captured set.
             for (m, s) in game.legal_moves().iter().zip(&got) {
                 if m.is_capture() {
-                    let (_, _, caps) = walk(&game, &squares(s));
+                    let (_, _, caps) = walk(&game, &squares(&g, s));
                     assert_eq!(caps, m.captured_squares(&g).into_iter().collect(), "{s}");
                 }
             }
@@ -586,8 +647,20 @@ fn start_positions_and_first_player() {
         assert_eq!(g.turn(), rules.first, "{v}");
         assert_eq!(v.first_player(), rules.first, "{v}");
         let pos = g.position();
-        assert_eq!(pos.white, geo.rows_from_bottom(rules.start_rows), "{v}");
-        assert_eq!(pos.black, geo.rows_from_top(rules.start_rows), "{v}");
+        // The men fill `start_rows` rows in front of `empty_back_rows` empty ones.
+        let (rows, gap) = (
+            rules.start_rows + rules.empty_back_rows,
+            rules.empty_back_rows,
+        );
+        let white = geo.rows_from_bottom(rows) & !geo.rows_from_bottom(gap);
+        let black = geo.rows_from_top(rows) & !geo.rows_from_top(gap);
+        assert_eq!(pos.white, white, "{v}");
+        assert_eq!(pos.black, black, "{v}");
+        assert_eq!(
+            pos.white.count_ones() as usize,
+            rules.start_rows * geo.h,
+            "{v}"
+        );
         assert_eq!(pos.kings, 0, "{v}");
         assert!(g.outcome().is_none());
     }

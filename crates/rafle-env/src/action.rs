@@ -7,12 +7,15 @@
 //!   sq    0-based square, in the mover's frame, of the piece that steps
 //!   dir   0 up-left, 1 up-right, 2 down-left, 3 down-right (mover's frame);
 //!         where pieces also capture along rows and columns (frisian),
-//!         4 up, 5 down, 6 left, 7 right
+//!         4 up, 5 down, 6 left, 7 right; where they move along rows and
+//!         columns only (turkish, all 64 squares), 0 up, 1 down, 2 left,
+//!         3 right
 //!   D     directions of the variant: 4, or 8 with rows and columns
 //!   dist  dark squares travelled along the line, 1..=R
 //!
-//!   num_actions = (N*N/2) * D * R  ->  32*4*7 = 896 on 8x8, 50*4*9 = 1800 on
-//!                                      10x10, 50*8*9 = 3600 for frisian
+//!   num_actions = S * D * R  (S playable squares: N*N/2, or N*N for turkish)
+//!               ->  32*4*7 = 896 on 8x8, 50*4*9 = 1800 on 10x10,
+//!                   50*8*9 = 3600 for frisian, 64*4*7 = 1792 for turkish
 //!
 //!   Mover's frame, 8x8 (sq = PDN square - 1, after the half turn for Black):
 //!
@@ -53,10 +56,15 @@
 use rafle_core::{Color, Dir, Geometry, Variant};
 use std::sync::LazyLock;
 
-/// The step directions of a variant, in codec order: the diagonals, then
-/// rows and columns where pieces capture along them.
+/// The step directions of a variant, in codec order (`dir` is the index in
+/// this list): the diagonals, then rows and columns where pieces capture
+/// along them (frisian); only rows and columns where pieces move along them
+/// (turkish).
 pub(crate) fn directions(v: Variant) -> &'static [Dir] {
-    if v.rules().orthogonal_captures {
+    let rules = v.rules();
+    if rules.orthogonal_moves {
+        &Dir::ORTHOGONAL
+    } else if rules.orthogonal_captures {
         &Dir::EVERY
     } else {
         &Dir::DIAGONAL
@@ -64,7 +72,8 @@ pub(crate) fn directions(v: Variant) -> &'static [Dir] {
 }
 
 /// Number of action ids of a variant: 896 on 8x8, 1800 on 10x10, 3600 for
-/// frisian ([`Env::num_actions`](crate::Env::num_actions) asks this).
+/// frisian, 1792 for turkish ([`Env::num_actions`](crate::Env::num_actions)
+/// asks this).
 pub(crate) fn num_actions(v: Variant) -> usize {
     let g = v.geometry();
     g.squares * directions(v).len() * (g.n - 1)
@@ -125,9 +134,10 @@ impl Tables {
                     between[f][t] = ray;
                     ray |= bb;
                     let nd = dirs.len();
-                    action[0][f][t] = encode(&g, nd, g.index(s), d.index(), dist) as u16;
+                    let index = |d: Dir| dirs.iter().position(|&x| x == d).unwrap_or(0);
+                    action[0][f][t] = encode(&g, nd, g.index(s), index(d), dist) as u16;
                     let turned = g.index(g.rotate_square(s));
-                    action[1][f][t] = encode(&g, nd, turned, d.reverse().index(), dist) as u16;
+                    action[1][f][t] = encode(&g, nd, turned, index(d.reverse()), dist) as u16;
                 }
             }
         }
@@ -156,19 +166,21 @@ type Board = (Geometry, &'static [Dir]);
 
 /// Every board of the variant list: its layout, its numbering or its
 /// directions differ, and so do its tables.
-const BOARDS: [Board; 5] = [
+const BOARDS: [Board; 6] = [
     (Geometry::new(8), &Dir::DIAGONAL),
     (Geometry::mirrored(8), &Dir::DIAGONAL),
     (Geometry::mirrored(8).numbered_from_white(), &Dir::DIAGONAL),
     (Geometry::new(10), &Dir::DIAGONAL),
     (Geometry::new(10), &Dir::EVERY),
+    (Geometry::full(8), &Dir::ORTHOGONAL),
 ];
-static TABLES: [LazyLock<Tables>; 5] = [
+static TABLES: [LazyLock<Tables>; 6] = [
     LazyLock::new(|| Tables::new(BOARDS[0])),
     LazyLock::new(|| Tables::new(BOARDS[1])),
     LazyLock::new(|| Tables::new(BOARDS[2])),
     LazyLock::new(|| Tables::new(BOARDS[3])),
     LazyLock::new(|| Tables::new(BOARDS[4])),
+    LazyLock::new(|| Tables::new(BOARDS[5])),
 ];
 
 /// The lookup tables of a variant's board.

@@ -7,15 +7,15 @@ use crate::action::{self, NO_ACTION};
 use crate::env::{Env, EnvConfig, StepInfo};
 use crate::error::EnvError;
 use crate::obs;
-use rafle_core::{Color, Dir, Game, Move, MAX_JUMPS};
+use rafle_core::{Color, Game, Move, MAX_JUMPS};
 use smallvec::SmallVec;
 
 /// The step actions of one full move.
 pub type Chain = SmallVec<[u16; MAX_JUMPS]>;
 
 impl Env {
-    /// Number of action ids: 896 on 8x8, 1800 on 10x10, 3600 for frisian
-    /// (see [`action`]).
+    /// Number of action ids: 896 on 8x8, 1800 on 10x10, 3600 for frisian,
+    /// 1792 for turkish (see [`action`]).
     pub fn num_actions(&self) -> usize {
         action::num_actions(self.variant())
     }
@@ -93,12 +93,10 @@ impl Env {
         let v = self.variant();
         let (sq0, dir, dist) = action::decode(v, a)?;
         let g = v.geometry();
+        let d = action::directions(v)[dir];
         let (from, d) = match self.position().side {
-            Color::White => (g.square_of_index(sq0), Dir::from_index(dir)),
-            Color::Black => (
-                g.rotate_square(g.square_of_index(sq0)),
-                Dir::from_index(dir).reverse(),
-            ),
+            Color::White => (g.square_of_index(sq0), d),
+            Color::Black => (g.rotate_square(g.square_of_index(sq0)), d.reverse()),
         };
         let mut bb = 1u64 << g.bit_of(from);
         for _ in 0..dist {

@@ -482,7 +482,12 @@ impl Env {
     /// What the observation shows (see `obs` for the planes).
     pub(crate) fn obs_board(&self) -> ObsBoard {
         let p = &self.pos;
-        let (own, opp) = (p.own(), p.opp());
+        let rules = self.variant.rules();
+        let (own, mut opp) = (p.own(), p.opp());
+        if rules.immediate_removal {
+            // Jumped pieces have left the board already (turkish).
+            opp &= !self.chain_captured;
+        }
         let (mut own_men, mut own_kings) = (own & !p.kings, own & p.kings);
         let mut chain_piece = 0;
         if self.chain_len > 0 {
@@ -497,7 +502,6 @@ impl Env {
             }
             chain_piece = at;
         }
-        let rules = self.variant.rules();
         let no_progress = match rules.no_progress_plies {
             0 => 0.0,
             limit => (self.draws.counters().reversible as f32 / f32::from(limit)).min(1.0),

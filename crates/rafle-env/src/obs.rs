@@ -10,7 +10,9 @@
 //!    3    opp kings      the opponent's kings
 //!    4    captured       pieces jumped so far by the unfinished capture chain;
 //!                        they stay on the board (also in planes 2/3) until the
-//!                        chain ends, as the rules say
+//!                        chain ends, as the rules say; where captured pieces
+//!                        leave at once (turkish) planes 2/3 no longer show
+//!                        them and this plane marks the squares they left
 //!    5    chain piece    the piece that must continue the chain (empty when
 //!                        no chain is pending); during a chain planes 0/1 show
 //!                        it on its current square, not on its start square
@@ -23,8 +25,8 @@
 //!                        threefold repetition 0, 0.5 (seen twice) or 1
 //! ```
 //!
-//! Planes 0-5 are non-zero only on dark squares (the light squares of the
-//! N x N grid are never used); keeping the full grid lets a convolution see
+//! Planes 0-5 are non-zero only on playable squares (the light squares of
+//! the N x N grid are never used, except on turkish's full board); keeping the full grid lets a convolution see
 //! the board's real geometry. The constant planes 6 and 7 fill every cell,
 //! light squares included, so they read the same wherever a filter looks.
 //! A chain piece that is a man stays a man in plane 0 until its move ends

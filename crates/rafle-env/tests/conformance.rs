@@ -107,12 +107,14 @@ fn expected_obs(
             {
                 piece = Some(Piece::King(side));
             }
-            board.set(&g, g.square_of(at as u32), piece);
-            let mut prev = m.from;
-            for &l in &m.landings()[..k] {
-                captured |= m.captured_between(&g, prev, l);
-                prev = l;
+            for victim in &m.jump_victims(&g)[..k] {
+                captured |= victim;
+                if v.rules().immediate_removal {
+                    // Jumped pieces leave at once (turkish).
+                    board.set(&g, g.square_of(victim.trailing_zeros()), None);
+                }
             }
+            board.set(&g, g.square_of(at as u32), piece);
             chain_piece = Some(at as u32);
         }
     }

@@ -20,10 +20,12 @@ fn action_counts_and_shapes() {
     // also step along rows and columns (see `action`).
     for v in Variant::ALL {
         let n = v.board_size();
-        let expect = match (n, v.rules().orthogonal_captures) {
-            (8, false) => 896,
-            (10, false) => 1800,
-            (10, true) => 3600,
+        let rules = v.rules();
+        let expect = match (n, rules.orthogonal_captures, rules.orthogonal_moves) {
+            (8, false, false) => 896,
+            (10, false, false) => 1800,
+            (10, true, false) => 3600,
+            (8, false, true) => 1792,
             _ => panic!("{v}: no action count known for {n}x{n}"),
         };
         assert_eq!(num_actions(v), expect, "{v}");

@@ -36,6 +36,9 @@ const fn values<R: Rules>() -> (i32, i32) {
 /// Row (0 = top) of a real square's bit index in the ghost-bit layout.
 #[inline(always)]
 const fn row_of_bit(g: &Geometry, bit: u32) -> usize {
+    if g.full {
+        return bit as usize / g.n;
+    }
     // A mirrored board is the plain layout started one row later.
     let m = g.mirrored as usize;
     let b = bit as usize + m * g.h;
@@ -126,16 +129,24 @@ fn side_score<R: Rules>(pos: &Position, c: Color, total_pieces: u32) -> (i32, i3
         pos_score += (men & back).count_ones() as i32 * back_weight;
     }
 
-    let fwd = match c {
-        Color::White => [Dir::UpLeft, Dir::UpRight],
-        Color::Black => [Dir::DownLeft, Dir::DownRight],
+    // The directions men and kings move in (rows and columns in turkish).
+    let fwd: &[Dir] = match (R::ORTHOGONAL_MOVES, c) {
+        (false, Color::White) => &[Dir::UpLeft, Dir::UpRight],
+        (false, Color::Black) => &[Dir::DownLeft, Dir::DownRight],
+        (true, Color::White) => &[Dir::Up, Dir::Left, Dir::Right],
+        (true, Color::Black) => &[Dir::Down, Dir::Left, Dir::Right],
+    };
+    let king_dirs: &[Dir] = if R::ORTHOGONAL_MOVES {
+        &Dir::ORTHOGONAL
+    } else {
+        &Dir::DIAGONAL
     };
     let mut mobility = 0;
-    for d in fwd {
+    for &d in fwd {
         mobility += (g.step(men, d) & empty).count_ones() as i32;
     }
     if kings != 0 {
-        for d in Dir::DIAGONAL {
+        for &d in king_dirs {
             mobility += (g.step(kings, d) & empty).count_ones() as i32;
         }
         let (good, bonus) = match R::KINGS {
