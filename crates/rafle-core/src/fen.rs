@@ -131,8 +131,10 @@ fn parse_runs(v: Variant, text: &str, pos: &mut Position) -> Result<(), Error> {
     for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
         let bad = || Error::Fen(format!("king-move run {item:?} (expected like W21/3)"));
         let (head, moves) = item.split_once('/').ok_or_else(bad)?;
-        let color = color_of(&head[..head.len().min(1)], "a king-move run")?;
-        let q = parse_square(&g, &head[1..])?;
+        let mut chars = head.chars();
+        let tag = chars.next().ok_or_else(bad)?;
+        let color = color_of(&tag.to_string(), "a king-move run")?;
+        let q = parse_square(&g, chars.as_str())?;
         let moves: u8 = moves.trim().parse().map_err(|_| bad())?;
         if moves == 0 || moves > limit {
             return Err(Error::Fen(format!(

@@ -67,13 +67,9 @@ macro_rules! king_moves {
 /// the rows and columns (turkish).
 macro_rules! king_captures {
     ($R:ty, $d:ident => $body:expr) => {
-        if <$R as Rules>::ORTHOGONAL_MOVES {
+        king_moves!($R, $d => $body);
+        if !<$R as Rules>::ORTHOGONAL_MOVES && <$R as Rules>::ORTHOGONAL_CAPTURES {
             unroll!($d in [Up, Down, Left, Right] => $body);
-        } else {
-            unroll!($d in [UpLeft, UpRight, DownLeft, DownRight] => $body);
-            if <$R as Rules>::ORTHOGONAL_CAPTURES {
-                unroll!($d in [Up, Down, Left, Right] => $body);
-            }
         }
     };
 }

@@ -269,6 +269,7 @@ fn algebraic_squares_are_read_everywhere_and_printed_where_the_variant_writes_th
 
 #[test]
 fn malformed_fens_give_errors() {
+    const F: Variant = Variant::Frisian;
     for (v, fen, what) in [
         (T, "", "empty"),
         (T, "   ", "blank"),
@@ -298,6 +299,24 @@ fn malformed_fens_give_errors() {
         (C, "hello", "garbage"),
         (C, "W:Wx:B1", "garbage square"),
         (C, "W:W1a:B2", "garbage square"),
+        // Frisian's king-move runs (rule book F6).
+        (
+            I,
+            "W:W45,K21:B20:RW21/3",
+            "a run in a variant without the limit",
+        ),
+        (F, "W:W45,K21:B20:RW21", "a run without its count"),
+        (F, "W:W45,K21:B20:RW21/4", "a run beyond the limit"),
+        (F, "W:W45,K21:B20:RW21/0", "an empty run"),
+        (F, "W:W45,K21:B20:RW22/1", "a run where no king stands"),
+        (
+            F,
+            "W:W45,K21:B20:RB21/1",
+            "a run of the other colour's king",
+        ),
+        (F, "W:W45,K21:B20:R/1", "a run without colour or square"),
+        (F, "W:W45,K21:B20:R\u{e9}21/1", "a run of an unknown colour"),
+        (F, "W:W45,K21:B20:RWx/1", "a run on a garbage square"),
         (C, "W:W-3:B2", "half range"),
         (C, "W:W20-:B2", "half range"),
         (C, "W:W9-5:B1", "empty range"),
