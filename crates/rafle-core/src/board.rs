@@ -65,10 +65,6 @@ impl Dir {
         self as usize
     }
 
-    #[inline]
-    pub fn from_index(i: usize) -> Dir {
-        Dir::EVERY[i & 7]
-    }
 
     /// The opposite direction on the same line. It is also what a
     /// direction becomes when the board is turned half a turn (the RL frame
