@@ -65,7 +65,6 @@ impl Dir {
         self as usize
     }
 
-
     /// The opposite direction on the same line. It is also what a
     /// direction becomes when the board is turned half a turn (the RL frame
     /// of the player moving down, with [`Geometry::rotate_square`]).
