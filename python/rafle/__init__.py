@@ -18,7 +18,7 @@ planes and the action codec):
   dist - 1`` in the frame of the player to act, D = 4 diagonal directions,
   8 for frisian whose pieces also capture along rows and columns, 4 rows and
   columns for turkish on all 64 squares (``num_actions``: 896 on 8x8, 1800 on
-  10x10, 3600 for frisian, 1792 for turkish).
+  10x10, 3600 for frisian, 1792 for turkish, 3168 on canadian's 12x12).
 - Observations are float32 ``(B, C, N, N)`` in the frame of the player to act.
 - ``reward`` (B,) float32 goes to the player who made the step: +1 win, -1
   loss, 0 otherwise. ``terminated`` = game over by the rules, ``truncated`` =

@@ -30,6 +30,7 @@ BOARD = {
     "breakthrough": (10, "plain"),
     "frisian": (10, "plain-orthogonal"),
     "turkish": (8, "full"),
+    "canadian": (12, "plain"),
 }
 # (row, col) step of each direction in the mover's frame: up-left, up-right,
 # down-left, down-right (row 0 is the far side), then, on a board whose

@@ -22,6 +22,7 @@ FINAL_MOVE = {
     "breakthrough": ("W:W28:B23", "28x19"),
     "frisian": ("W:W28:B29", "28x30"),  # along the row
     "turkish": ("W:Wd4:Bd5", "d4:d6"),  # all 64 squares, named
+    "canadian": ("W:W50:B44", "50x37"),  # 12x12
 }
 
 # Variants where the side without a legal move wins (rule book A1).

@@ -18,6 +18,8 @@ def max_plies(n: int, layout: str = "plain") -> int:
     others end (sooner where pieces capture along rows and columns too)."""
     if n == 8:
         return 50
+    if n == 12:
+        return 150
     return 60 if layout.endswith("-orthogonal") else 100
 
 

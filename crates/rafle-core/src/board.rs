@@ -1,8 +1,8 @@
 //! Square numbering and the bit layout of the bitboards.
 //!
 //! Squares are numbered the PDN way, 1..=N*N/2, row by row from the top (Black's
-//! side). Bitboards are `u64` with one *ghost* bit after every two rows, so that
-//! each diagonal step is one constant shift (H = N/2 squares per row):
+//! side). Bitboards have one *ghost* bit after every two rows, so that each
+//! diagonal step is one constant shift (H = N/2 squares per row):
 //!
 //! ```text
 //!  8x8 (H = 4, stride 9)          bit index of squares
@@ -25,6 +25,99 @@
 //! board is *numbered from White's side* (spanish: square 1 is h1, numbered
 //! right to left and upwards, so square s is the other numbering's
 //! N*N/2 + 1 - s); the bit layout is the same either way.
+//!
+//! A 12x12 board has 72 squares and 5 ghost bits, 77 bits in all: more than
+//! a `u64`. Positions, moves and geometry masks therefore hold a
+//! [`Bitboard`] (`u128`), wide enough for every board; the hot loops of a
+//! variant (move generation, perft) narrow it to the variant's own
+//! [`BitWord`] (`Rules::Word`: `u64` up to 10x10), so the 8x8 and 10x10
+//! boards keep 64-bit arithmetic.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr, Sub};
+
+/// A bitboard of any board in the layout above: bit i is set for the square
+/// of bit index i.
+pub type Bitboard = u128;
+
+/// The bitboard of the one bit index `i`.
+#[inline(always)]
+pub fn bit(i: impl Into<u32>) -> Bitboard {
+    1 << i.into()
+}
+
+/// Bit indices any board uses are below this (12x12: 77 bits).
+pub const MAX_BITS: usize = 128;
+
+/// The integer a variant's hot loops hold bitboards in: `u64` where the
+/// board's bits fit, [`Bitboard`] itself otherwise.
+pub trait BitWord:
+    Copy
+    + Eq
+    + Default
+    + Debug
+    + Hash
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Sub<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    /// Number of bits.
+    const BITS: u32;
+    /// The low bits of a bitboard (all of them when `Self` is [`Bitboard`]).
+    fn narrow(b: Bitboard) -> Self;
+    fn widen(self) -> Bitboard;
+    fn trailing_zeros(self) -> u32;
+    fn count_ones(self) -> u32;
+    /// The word with only bit `i` set.
+    #[inline(always)]
+    fn bit(i: u32) -> Self {
+        Self::ONE << i
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        self != Self::ZERO
+    }
+}
+
+macro_rules! bit_word {
+    ($t:ty) => {
+        impl BitWord for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const BITS: u32 = <$t>::BITS;
+            #[inline(always)]
+            fn narrow(b: Bitboard) -> Self {
+                b as $t
+            }
+            #[inline(always)]
+            fn widen(self) -> Bitboard {
+                self as Bitboard
+            }
+            #[inline(always)]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            #[inline(always)]
+            fn count_ones(self) -> u32 {
+                <$t>::count_ones(self)
+            }
+        }
+    };
+}
+bit_word!(u64);
+bit_word!(u128);
 
 /// Directions as White sees the board ("up" is towards square 1): the four
 /// diagonal ones every variant uses, then the four orthogonal ones along
@@ -101,7 +194,7 @@ impl Dir {
 /// Geometry of an N x N board with the ghost-bit layout above.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
-    /// Board side length N (8 or 10).
+    /// Board side length N (8, 10 or 12).
     pub n: usize,
     /// Dark squares in a8 (8x8) rather than b8: the mirrored board.
     pub mirrored: bool,
@@ -115,15 +208,15 @@ pub struct Geometry {
     /// Number of playable squares: N*N/2, or N*N on a full board.
     pub squares: usize,
     /// Bits of real squares.
-    pub valid: u64,
+    pub valid: Bitboard,
     /// Top row (squares 1..=H): where White men are crowned.
-    pub top_row: u64,
+    pub top_row: Bitboard,
     /// Bottom row: where Black men are crowned.
-    pub bottom_row: u64,
+    pub bottom_row: Bitboard,
     /// The leftmost dark square of each row (no orthogonal step left).
-    pub left_file: u64,
+    pub left_file: Bitboard,
     /// The rightmost dark square of each row (no orthogonal step right).
-    pub right_file: u64,
+    pub right_file: Bitboard,
 }
 
 impl Geometry {
@@ -145,10 +238,10 @@ impl Geometry {
     const fn with(n: usize, mirrored: bool, full: bool) -> Geometry {
         let h = if full { n } else { n / 2 };
         let squares = n * h;
-        let mut valid = 0u64;
-        let mut top = 0u64;
-        let mut bottom = 0u64;
-        let (mut left, mut right) = (0u64, 0u64);
+        let mut valid: Bitboard = 0;
+        let mut top: Bitboard = 0;
+        let mut bottom: Bitboard = 0;
+        let (mut left, mut right): (Bitboard, Bitboard) = (0, 0);
         let mut s = 0;
         while s < squares {
             let bit = Geometry::bit_in(h, mirrored, full, s);
@@ -180,6 +273,11 @@ impl Geometry {
             left_file: left,
             right_file: right,
         }
+    }
+
+    /// Number of bit indices the layout spans: the highest square's bit + 1.
+    pub const fn span(&self) -> usize {
+        (Bitboard::BITS - self.valid.leading_zeros()) as usize
     }
 
     /// The same board numbered from White's side (square 1 at White's
@@ -313,32 +411,44 @@ impl Geometry {
     }
 
     /// All squares of `bb` moved one step in direction `d`, off-board ones
-    /// dropped. Sideways steps first drop the squares at the row's end, whose
-    /// neighbour bit is the next row's first square. Written without a
-    /// branch on `d`, for the loops that run over a list of directions.
+    /// dropped, in any [`BitWord`] that holds the board's bits. Sideways
+    /// steps first drop the squares at the row's end, whose neighbour bit is
+    /// the next row's first square. Written without a branch on `d`, for the
+    /// loops that run over a list of directions; with a constant geometry
+    /// and direction it folds to a mask, a shift and a mask.
     #[inline(always)]
-    pub const fn step(&self, bb: u64, d: Dir) -> u64 {
-        let s = self.shift(d);
-        let kept = match d {
-            Dir::Left => bb & !self.left_file,
-            Dir::Right => bb & !self.right_file,
-            // Without ghost bits a diagonal step off the edge would wrap.
-            Dir::UpLeft | Dir::DownLeft if self.full => bb & !self.left_file,
-            Dir::UpRight | Dir::DownRight if self.full => bb & !self.right_file,
-            _ => bb,
-        };
-        // Down, down-left, down-right and right shift left; the others right.
-        let moved = if (0b1010_1100u8 >> d as u8) & 1 == 1 {
-            kept << s
+    pub fn step<B: BitWord>(&self, bb: B, d: Dir) -> B {
+        let moved = if self.shifts_left(d) {
+            (bb & B::narrow(self.keep_before(d))) << self.shift(d)
         } else {
-            kept >> s
+            (bb & B::narrow(self.keep_before(d))) >> self.shift(d)
         };
-        moved & self.valid
+        moved & B::narrow(self.valid)
+    }
+
+    /// Down, down-left, down-right and right steps shift towards higher bits.
+    #[inline(always)]
+    const fn shifts_left(&self, d: Dir) -> bool {
+        (0b1010_1100u8 >> d as u8) & 1 == 1
+    }
+
+    /// The squares that may step in direction `d` without wrapping to
+    /// another row.
+    #[inline(always)]
+    const fn keep_before(&self, d: Dir) -> Bitboard {
+        match d {
+            Dir::Left => !self.left_file,
+            Dir::Right => !self.right_file,
+            // Without ghost bits a diagonal step off the edge would wrap.
+            Dir::UpLeft | Dir::DownLeft if self.full => !self.left_file,
+            Dir::UpRight | Dir::DownRight if self.full => !self.right_file,
+            _ => !0,
+        }
     }
 
     /// Crowning row of a colour's men.
     #[inline]
-    pub const fn promotion_row(&self, c: crate::Color) -> u64 {
+    pub const fn promotion_row(&self, c: crate::Color) -> Bitboard {
         match c {
             crate::Color::White => self.top_row,
             crate::Color::Black => self.bottom_row,
@@ -346,20 +456,20 @@ impl Geometry {
     }
 
     /// Squares of the first `rows` rows from the top (Black's start) or bottom.
-    pub fn rows_from_top(&self, rows: usize) -> u64 {
+    pub fn rows_from_top(&self, rows: usize) -> Bitboard {
         (0..rows * self.h).fold(0, |acc, k| {
             acc | 1 << Geometry::bit_in(self.h, self.mirrored, self.full, k)
         })
     }
 
-    pub fn rows_from_bottom(&self, rows: usize) -> u64 {
+    pub fn rows_from_bottom(&self, rows: usize) -> Bitboard {
         (self.squares - rows * self.h..self.squares).fold(0, |acc, k| {
             acc | 1 << Geometry::bit_in(self.h, self.mirrored, self.full, k)
         })
     }
 
     /// The 1-based squares of a bitboard, ascending.
-    pub fn squares_of(&self, bb: u64) -> Vec<usize> {
+    pub fn squares_of(&self, bb: Bitboard) -> Vec<usize> {
         let mut out: Vec<usize> = Bits(bb).map(|b| self.square_of(b)).collect();
         if self.from_white {
             out.reverse();
@@ -370,17 +480,17 @@ impl Geometry {
 
 /// Iterator over the set bits of a bitboard, lowest first.
 #[derive(Clone, Copy, Debug)]
-pub struct Bits(pub u64);
+pub struct Bits<B = Bitboard>(pub B);
 
-impl Iterator for Bits {
+impl<B: BitWord> Iterator for Bits<B> {
     type Item = u32;
     #[inline(always)]
     fn next(&mut self) -> Option<u32> {
-        if self.0 == 0 {
+        if self.0 == B::ZERO {
             None
         } else {
             let b = self.0.trailing_zeros();
-            self.0 &= self.0 - 1;
+            self.0 &= self.0 - B::ONE;
             Some(b)
         }
     }
@@ -392,7 +502,7 @@ mod tests {
 
     #[test]
     fn layout_round_trips_and_steps_match_rows_and_columns() {
-        for g in [8, 10]
+        for g in [8, 10, 12]
             .into_iter()
             .flat_map(|n| [Geometry::new(n), Geometry::mirrored(n)])
             .chain([Geometry::full(8)])
@@ -414,7 +524,11 @@ mod tests {
                     } else {
                         g.square_at(nr as usize, nc as usize)
                     };
-                    let got = g.step(1 << b, d);
+                    let got = g.step(Bitboard::bit(b), d);
+                    if g.span() <= 64 {
+                        // The narrow word steps alike.
+                        assert_eq!(g.step(u64::bit(b), d).widen(), got, "n={n} s={s} {d:?}");
+                    }
                     let got = if got == 0 {
                         None
                     } else {
@@ -432,7 +546,7 @@ mod tests {
         assert_eq!(g.row_col(1), (0, 0)); // a8
         assert_eq!(g.row_col(57), (7, 0)); // a1
         assert_eq!(g.row_col(64), (7, 7)); // h1
-        assert_eq!(g.valid, u64::MAX);
+        assert_eq!(g.valid, u64::MAX as Bitboard);
         let g = Geometry::new(8);
         assert_eq!(g.row_col(1), (0, 1)); // b8
         assert_eq!(g.row_col(29), (7, 0)); // a1

@@ -11,6 +11,7 @@
 //! alpha-beta and UCT searches (rafle-search) all keep a `DrawState`, so they
 //! give the same verdicts.
 
+use crate::board::bit;
 use crate::game::{EndReason, Outcome};
 use crate::movegen;
 use crate::moves::Move;
@@ -55,8 +56,8 @@ pub fn lone_king_limit<R: Rules>(pos: &Position) -> u16 {
 impl Counters {
     /// Counters after `m` was played from `before`, giving `after`.
     pub fn next<R: Rules>(&self, before: &Position, m: &Move, after: &Position) -> Counters {
-        let man_moved = before.kings & (1u64 << m.from) == 0;
-        let crowned = man_moved && after.kings & (1u64 << m.to) != 0;
+        let man_moved = before.kings & bit(m.from) == 0;
+        let crowned = man_moved && after.kings & bit(m.to) != 0;
         let material = if m.is_capture() || crowned {
             0
         } else {

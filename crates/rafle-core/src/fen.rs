@@ -8,7 +8,7 @@
 //! and moves made: `W:W45,K21:B20:RW21/3` (White's king on 21 made three
 //! quiet moves in a row). It is printed only when a run is under way.
 
-use crate::board::Geometry;
+use crate::board::{bit, Geometry};
 use crate::error::Error;
 use crate::moves::MAX_JUMPS;
 use crate::position::{Piece, Position};
@@ -32,11 +32,12 @@ fn parse_square(g: &Geometry, tok: &str) -> Result<usize, Error> {
 /// Reads a PDN FEN for variant `v`.
 ///
 /// Rejected: unknown colours, squares out of range, two pieces on a square, a
-/// man on its own crowning row, and more than [`MAX_JUMPS`] (20, a full
-/// international side) pieces of one colour, which no game reaches and which
-/// would let a capture sequence outgrow [`crate::Move`]'s path.
+/// man on its own crowning row, and more than [`MAX_JUMPS`] (30, a full
+/// canadian side) pieces of one colour, which would let a capture sequence
+/// outgrow [`crate::Move`]'s path.
 pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
     let g = v.geometry();
+    let most = MAX_JUMPS;
     let mut s = fen.trim();
     if s.len() >= 2 && s.starts_with('"') && s.ends_with('"') {
         s = &s[1..s.len() - 1];
@@ -70,9 +71,18 @@ pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
             if item.is_empty() {
                 continue;
             }
+            // A king is marked K (or k). Where the board has a k file
+            // (12x12) a lowercase k before a rank is that file: "k1" is a
+            // square there, "Kk1" a king on it.
             let (king, body) = match item.strip_prefix(['K', 'k']) {
-                Some(rest) => (true, rest),
-                None => (false, item),
+                Some(rest)
+                    if !(item.starts_with('k')
+                        && g.n > 10
+                        && rest.starts_with(|c: char| c.is_ascii_digit())) =>
+                {
+                    (true, rest)
+                }
+                _ => (false, item),
             };
             let (lo, hi) = match body.split_once('-') {
                 Some((a, b)) => (parse_square(&g, a)?, parse_square(&g, b)?),
@@ -88,8 +98,8 @@ pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
                 if pos.piece_at(&g, q).is_some() {
                     return Err(Error::Fen(format!("two pieces on square {q}")));
                 }
-                let bit = 1u64 << g.bit_of(q);
-                if !king && bit & g.promotion_row(color) != 0 {
+                let b = bit(g.bit_of(q));
+                if !king && b & g.promotion_row(color) != 0 {
                     return Err(Error::Fen(format!(
                         "a {color} man on square {q}, its own crowning row"
                     )));
@@ -105,11 +115,11 @@ pub fn parse_fen(v: Variant, fen: &str) -> Result<Position, Error> {
     }
     for c in [Color::White, Color::Black] {
         let n = pos.pieces(c).count_ones() as usize;
-        if n > MAX_JUMPS {
-            return Err(Error::Fen(format!("{n} {c} pieces (at most {MAX_JUMPS})")));
+        if n > most {
+            return Err(Error::Fen(format!("{n} {c} pieces (at most {most})")));
         }
         let run = pos.king_runs[c.index()];
-        if run.moves > 0 && pos.kings_of(c) & 1u64 << run.bit == 0 {
+        if run.moves > 0 && pos.kings_of(c) & bit(run.bit) == 0 {
             let q = g.square_of(u32::from(run.bit));
             return Err(Error::Fen(format!(
                 "a {c} king run on {q}, where no {c} king stands"
@@ -163,7 +173,7 @@ pub fn to_fen(v: Variant, pos: &Position) -> String {
                 out.push(',');
             }
             first = false;
-            if pos.kings & (1u64 << g.bit_of(s)) != 0 {
+            if pos.kings & bit(g.bit_of(s)) != 0 {
                 out.push('K');
             }
             out.push_str(&crate::notation::square_name(v, s));
@@ -184,4 +194,17 @@ pub fn to_fen(v: Variant, pos: &Position) -> String {
         out.push_str(&runs.join(","));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_side_fits_a_move_path() {
+        for v in Variant::ALL {
+            let side = v.rules().start_rows * v.geometry().h;
+            assert!(side <= MAX_JUMPS, "{v}: {side} men a side");
+        }
+    }
 }

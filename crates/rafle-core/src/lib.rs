@@ -29,7 +29,7 @@ pub mod svg;
 pub mod text;
 pub mod types;
 
-pub use board::{Bits, Dir, Geometry};
+pub use board::{bit, BitWord, Bitboard, Bits, Dir, Geometry, MAX_BITS};
 pub use draws::{Counters, DrawState};
 pub use error::Error;
 pub use fen::{parse_fen, to_fen};

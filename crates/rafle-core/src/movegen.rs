@@ -14,11 +14,21 @@
 
 use std::cmp::Ordering;
 
-use crate::board::{Bits, Dir, Geometry};
+use crate::board::{BitWord, Bits, Dir, Geometry};
 use crate::moves::{Move, MoveList, MAX_JUMPS};
 use crate::position::Position;
 use crate::types::Color;
 use crate::variant::{KingKind, Precedence, Rules};
+
+// Bitboards are held in the variant's own word (`Rules::Word`, see
+// `board`): narrowed from the position on entry, widened into each move.
+type W<R> = <R as Rules>::Word;
+
+/// The word of a position's bitboard.
+#[inline(always)]
+fn word<R: Rules>(b: crate::Bitboard) -> W<R> {
+    W::<R>::narrow(b)
+}
 
 // The direction loops below are macros that copy their body once per
 // direction, so that each copy sees a constant direction and
@@ -128,20 +138,21 @@ pub fn count<R: Rules>(pos: &Position) -> usize {
         return out.len();
     }
     let g = &R::GEO;
-    let empty = g.valid & !pos.occupied();
-    let own = pos.own();
-    let men = own & !pos.kings;
-    let kings = own & pos.kings & !pos.restricted_king::<R>();
+    let empty = word::<R>(g.valid & !pos.occupied());
+    let own = word::<R>(pos.own());
+    let all_kings = word::<R>(pos.kings);
+    let men = own & !all_kings;
+    let kings = own & all_kings & !word::<R>(pos.restricted_king::<R>());
     let mut n = 0;
     man_moves!(R, pos.side, d => n += (g.step(men, d) & empty).count_ones());
-    if kings != 0 {
+    if kings.any() {
         king_moves!(R, d => {
             let mut s = g.step(kings, d) & empty;
             n += s.count_ones();
             if R::KINGS != KingKind::Short {
                 // Two kings on one ray: the rear fill stops at the front king,
                 // so each target is counted once.
-                while s != 0 {
+                while s.any() {
                     s = g.step(s, d) & empty;
                     n += s.count_ones();
                 }
@@ -154,33 +165,34 @@ pub fn count<R: Rules>(pos: &Position) -> usize {
 /// Does the side to move have a capture (so capturing is mandatory)?
 pub fn has_capture<R: Rules>(pos: &Position) -> bool {
     let g = &R::GEO;
-    let empty = g.valid & !pos.occupied();
-    let opp = pos.opp();
-    let own = pos.own();
-    let men = own & !pos.kings;
-    let kings = own & pos.kings;
-    let man_victims = man_victims::<R>(opp, pos.kings);
+    let empty = word::<R>(g.valid & !pos.occupied());
+    let opp = word::<R>(pos.opp());
+    let own = word::<R>(pos.own());
+    let all_kings = word::<R>(pos.kings);
+    let men = own & !all_kings;
+    let kings = own & all_kings;
+    let man_victims = man_victims::<R>(opp, all_kings);
     man_captures!(R, pos.side, d => {
-        if g.step(g.step(men, d) & man_victims, d) & empty != 0 {
+        if (g.step(g.step(men, d) & man_victims, d) & empty).any() {
             return true;
         }
     });
-    if kings == 0 {
+    if !kings.any() {
         return false;
     }
     king_captures!(R, d => {
         let hit = match R::KINGS {
-            KingKind::Short => g.step(g.step(kings, d) & opp, d) & empty != 0,
+            KingKind::Short => (g.step(g.step(kings, d) & opp, d) & empty).any(),
             _ => {
                 // Slide every king over empty squares, then look for an
                 // enemy piece with an empty square behind it.
                 let mut s = g.step(kings, d);
                 let mut reach = s;
-                while s & empty != 0 {
+                while (s & empty).any() {
                     s = g.step(s & empty, d);
                     reach |= s;
                 }
-                g.step(reach & opp, d) & empty != 0
+                (g.step(reach & opp, d) & empty).any()
             }
         };
         if hit {
@@ -193,7 +205,7 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
 /// The enemy pieces a man may capture: all of `opp`, or its men only where
 /// men may not capture kings (italian, rule book N4).
 #[inline(always)]
-fn man_victims<R: Rules>(opp: u64, kings: u64) -> u64 {
+fn man_victims<R: Rules>(opp: W<R>, kings: W<R>) -> W<R> {
     if R::MEN_CAPTURE_KINGS {
         opp
     } else {
@@ -202,13 +214,13 @@ fn man_victims<R: Rules>(opp: u64, kings: u64) -> u64 {
 }
 
 /// State of the depth-first capture search of one piece.
-struct CaptureSearch<'a> {
+struct CaptureSearch<'a, B> {
     /// Merge paths with the same (from, to, captured) into one move.
     dedup: bool,
-    opp: u64,
+    opp: B,
     /// Kings of the opponent (for the precedence keys and the king rules).
-    opp_kings: u64,
-    empty: u64,
+    opp_kings: B,
+    empty: B,
     from: u32,
     /// Is the piece searched a king from the start?
     by_king: bool,
@@ -223,26 +235,28 @@ struct CaptureSearch<'a> {
     /// back along it (immediate removal, turkish).
     last: Option<Dir>,
     /// Greatest precedence key recorded so far.
-    best: u32,
+    best: u64,
     out: &'a mut MoveList,
 }
 
-impl CaptureSearch<'_> {
+impl<B: BitWord> CaptureSearch<'_, B> {
     /// The precedence key of a finished sequence: each key of
     /// [`Rules::PRECEDENCE`] packed into a bit field, the first the highest.
     #[inline(always)]
-    fn key<R: Rules>(&self, depth: usize, captured: u64) -> u32 {
-        let mut k = 0u32;
+    fn key<R: Rules<Word = B>>(&self, depth: usize, captured: B) -> u64 {
+        let mut k = 0u64;
         let mut i = 0;
         while i < R::PRECEDENCE.len() {
             k = match R::PRECEDENCE[i] {
-                Precedence::Quantity => k << 5 | depth as u32,
-                Precedence::WithKing => k << 1 | self.by_king as u32,
-                Precedence::KingsCaptured => k << 5 | (captured & self.opp_kings).count_ones(),
-                Precedence::EarliestKing => k << MAX_JUMPS | self.king_order,
+                Precedence::Quantity => k << 5 | depth as u64,
+                Precedence::WithKing => k << 1 | self.by_king as u64,
+                Precedence::KingsCaptured => {
+                    k << 5 | (captured & self.opp_kings).count_ones() as u64
+                }
+                Precedence::EarliestKing => k << MAX_JUMPS | self.king_order as u64,
                 Precedence::Value => {
-                    let kings = (captured & self.opp_kings).count_ones();
-                    k << 12 | (64 * (depth as u32 + kings) - kings)
+                    let kings = (captured & self.opp_kings).count_ones() as u64;
+                    k << 12 | (64 * (depth as u64 + kings) - kings)
                 }
             };
             i += 1;
@@ -251,7 +265,7 @@ impl CaptureSearch<'_> {
     }
 
     #[inline]
-    fn record<R: Rules>(&mut self, depth: usize, captured: u64) {
+    fn record<R: Rules<Word = B>>(&mut self, depth: usize, captured: B) {
         if !R::PRECEDENCE.is_empty() {
             let key = self.key::<R>(depth, captured);
             if key < self.best {
@@ -264,6 +278,7 @@ impl CaptureSearch<'_> {
         }
         let to = self.path[depth - 1];
         let from = self.from as u8;
+        let captured = captured.widen();
         // Different paths with the same (from, to, captured) are one move;
         // that needs at least two captures.
         if self.dedup
@@ -280,7 +295,7 @@ impl CaptureSearch<'_> {
         self.out.push(m);
     }
 
-    fn man<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize, side: Color) {
+    fn man<R: Rules<Word = B>>(&mut self, cur: B, captured: B, depth: usize, side: Color) {
         let mut extended = false;
         man_captures!(R, side, d => extended |= self.man_jump::<R>(d, cur, captured, depth, side));
         if !extended && depth > 0 {
@@ -291,11 +306,11 @@ impl CaptureSearch<'_> {
     /// The man on `cur` jumps in direction `d` if it can, and searches on;
     /// whether it jumped.
     #[inline(always)]
-    fn man_jump<R: Rules>(
+    fn man_jump<R: Rules<Word = B>>(
         &mut self,
         d: Dir,
-        cur: u64,
-        captured: u64,
+        cur: B,
+        captured: B,
         depth: usize,
         side: Color,
     ) -> bool {
@@ -305,16 +320,16 @@ impl CaptureSearch<'_> {
         }
         let victims = man_victims::<R>(self.opp, self.opp_kings);
         let victim = g.step(cur, d) & victims & !captured;
-        if victim == 0 {
+        if !victim.any() {
             return false;
         }
         let land = g.step(victim, d) & self.empty;
-        if land == 0 {
+        if !land.any() {
             return false;
         }
         self.path[depth] = land.trailing_zeros() as u8;
         let last = self.leave::<R>(victim, d);
-        if R::CROWN_MID_CAPTURE && land & g.promotion_row(side) != 0 {
+        if R::CROWN_MID_CAPTURE && (land & word::<R>(g.promotion_row(side))).any() {
             // Crowned on the far row: the capture goes on as a king's.
             self.crowned = true;
             self.king::<R>(land, captured | victim, depth + 1, true);
@@ -330,7 +345,7 @@ impl CaptureSearch<'_> {
     /// empty for the rest of the path and `d` is the jump not to reverse;
     /// returns the direction to restore.
     #[inline(always)]
-    fn leave<R: Rules>(&mut self, victim: u64, d: Dir) -> Option<Dir> {
+    fn leave<R: Rules<Word = B>>(&mut self, victim: B, d: Dir) -> Option<Dir> {
         if R::IMMEDIATE_REMOVAL {
             self.empty |= victim;
             self.last.replace(d)
@@ -341,7 +356,7 @@ impl CaptureSearch<'_> {
 
     /// Undoes [`CaptureSearch::leave`] when the search backs up.
     #[inline(always)]
-    fn restore<R: Rules>(&mut self, victim: u64, last: Option<Dir>) {
+    fn restore<R: Rules<Word = B>>(&mut self, victim: B, last: Option<Dir>) {
         if R::IMMEDIATE_REMOVAL {
             self.empty &= !victim;
             self.last = last;
@@ -349,15 +364,15 @@ impl CaptureSearch<'_> {
     }
 
     /// Can a flying king on `cur` jump again, `captured` being taken already?
-    fn flying_king_can_jump<R: Rules>(&self, cur: u64, captured: u64) -> bool {
+    fn flying_king_can_jump<R: Rules<Word = B>>(&self, cur: B, captured: B) -> bool {
         let g = R::GEO;
         king_captures!(R, d => {
             let mut sq = g.step(cur, d);
-            while sq & self.empty != 0 {
+            while (sq & self.empty).any() {
                 sq = g.step(sq, d);
             }
             let victim = sq & self.opp & !captured;
-            if victim != 0 && g.step(victim, d) & self.empty != 0 {
+            if victim.any() && (g.step(victim, d) & self.empty).any() {
                 return true;
             }
         });
@@ -366,7 +381,7 @@ impl CaptureSearch<'_> {
 
     /// Captures of a king on `cur`. `may_end`: may the sequence end here
     /// (false where a variant's landing rule forbids stopping on `cur`).
-    fn king<R: Rules>(&mut self, cur: u64, captured: u64, depth: usize, may_end: bool) {
+    fn king<R: Rules<Word = B>>(&mut self, cur: B, captured: B, depth: usize, may_end: bool) {
         let mut extended = false;
         king_captures!(R, d => extended |= self.king_jump::<R>(d, cur, captured, depth));
         if !extended && depth > 0 && may_end {
@@ -377,49 +392,50 @@ impl CaptureSearch<'_> {
     /// The king on `cur` captures in direction `d` if it can, and searches
     /// on from each landing square; whether it captured.
     #[inline(always)]
-    fn king_jump<R: Rules>(&mut self, d: Dir, cur: u64, captured: u64, depth: usize) -> bool {
+    fn king_jump<R: Rules<Word = B>>(&mut self, d: Dir, cur: B, captured: B, depth: usize) -> bool {
         let g = R::GEO;
         if R::IMMEDIATE_REMOVAL && self.last == Some(d.reverse()) {
             return false;
         }
         let mut sq = g.step(cur, d);
         if R::KINGS != KingKind::Short {
-            while sq & self.empty != 0 {
+            while (sq & self.empty).any() {
                 sq = g.step(sq, d);
             }
         }
         let victim = sq & self.opp & !captured;
-        if victim == 0 {
+        if !victim.any() {
             return false;
         }
         let first = g.step(victim, d) & self.empty;
-        if first == 0 {
+        if !first.any() {
             return false;
         }
         let taken = captured | victim;
-        let order_bit =
-            if R::PRECEDENCE.contains(&Precedence::EarliestKing) && victim & self.opp_kings != 0 {
-                1 << (MAX_JUMPS - 1 - depth)
-            } else {
-                0
-            };
+        let order_bit = if R::PRECEDENCE.contains(&Precedence::EarliestKing)
+            && (victim & self.opp_kings).any()
+        {
+            1 << (MAX_JUMPS - 1 - depth)
+        } else {
+            0
+        };
         self.king_order |= order_bit;
         // Russian: if some landing square lets the capture go on, only
         // those may be chosen.
         let continues = R::LAND_TO_CONTINUE && R::KINGS == KingKind::FlyingLandAnywhere && {
             let mut land = first;
             let mut any = false;
-            while land != 0 && !any {
+            while land.any() && !any {
                 any = self.flying_king_can_jump::<R>(land, taken);
                 land = g.step(land, d) & self.empty;
             }
             any
         };
         // Killer: a capture that ends by jumping a king halts right behind it.
-        let halt = R::HALT_BEHIND_KING && victim & self.opp_kings != 0;
+        let halt = R::HALT_BEHIND_KING && (victim & self.opp_kings).any();
         let last = self.leave::<R>(victim, d);
         let mut land = first;
-        while land != 0 {
+        while land.any() {
             self.path[depth] = land.trailing_zeros() as u8;
             let end_here = !continues && (!halt || land == first);
             self.king::<R>(land, taken, depth + 1, end_here);
@@ -452,12 +468,13 @@ fn search_captures<R: Rules>(pos: &Position, out: &mut MoveList, dedup: bool) {
         return;
     }
     let g = R::GEO;
-    let own = pos.own();
+    let own = word::<R>(pos.own());
+    let kings = word::<R>(pos.kings);
     let mut s = CaptureSearch {
         dedup,
-        opp: pos.opp(),
-        opp_kings: pos.opp() & pos.kings,
-        empty: g.valid & !pos.occupied(),
+        opp: word::<R>(pos.opp()),
+        opp_kings: word::<R>(pos.opp() & pos.kings),
+        empty: word::<R>(g.valid & !pos.occupied()),
         from: 0,
         by_king: false,
         path: [0; MAX_JUMPS],
@@ -468,37 +485,38 @@ fn search_captures<R: Rules>(pos: &Position, out: &mut MoveList, dedup: bool) {
         out,
     };
     let base_empty = s.empty;
-    for b in Bits(own & !pos.kings) {
+    for b in Bits(own & !kings) {
         s.from = b;
-        s.empty = base_empty | 1 << b;
-        s.man::<R>(1 << b, 0, 0, pos.side);
+        s.empty = base_empty | W::<R>::bit(b);
+        s.man::<R>(W::<R>::bit(b), W::<R>::ZERO, 0, pos.side);
     }
     s.by_king = true;
-    for b in Bits(own & pos.kings) {
+    for b in Bits(own & kings) {
         s.from = b;
-        s.empty = base_empty | 1 << b;
-        s.king::<R>(1 << b, 0, 0, true);
+        s.empty = base_empty | W::<R>::bit(b);
+        s.king::<R>(W::<R>::bit(b), W::<R>::ZERO, 0, true);
     }
 }
 
 /// All quiet moves (only legal when there is no capture).
 pub fn generate_quiet<R: Rules>(pos: &Position, out: &mut MoveList) {
     let g = R::GEO;
-    let empty = g.valid & !pos.occupied();
-    let own = pos.own();
-    let men = own & !pos.kings;
-    let kings = own & pos.kings & !pos.restricted_king::<R>();
+    let empty = word::<R>(g.valid & !pos.occupied());
+    let own = word::<R>(pos.own());
+    let all_kings = word::<R>(pos.kings);
+    let men = own & !all_kings;
+    let kings = own & all_kings & !word::<R>(pos.restricted_king::<R>());
     man_moves!(R, pos.side, d => {
         let back = d.reverse();
         for t in Bits(g.step(men, d) & empty) {
-            let from = g.step(1 << t, back).trailing_zeros();
+            let from = g.step(W::<R>::bit(t), back).trailing_zeros();
             out.push(Move::quiet(from, t));
         }
     });
     for k in Bits(kings) {
         king_moves!(R, d => {
-            let mut sq = g.step(1 << k, d) & empty;
-            while sq != 0 {
+            let mut sq = g.step(W::<R>::bit(k), d) & empty;
+            while sq.any() {
                 out.push(Move::quiet(k, sq.trailing_zeros()));
                 if R::KINGS == KingKind::Short {
                     break;

@@ -1,11 +1,11 @@
 //! Moves: small `Copy` values carrying the full path and the captured squares.
 
-use crate::board::{Bits, Geometry};
+use crate::board::{BitWord, Bitboard, Bits, Geometry};
 use smallvec::SmallVec;
 
-/// Most jumps in one move: a side has at most 20 pieces (international), so a
-/// sequence captures at most 20 of them.
-pub const MAX_JUMPS: usize = 20;
+/// Most jumps in one move: a side has at most 30 pieces (canadian), so a
+/// sequence captures at most 30 of them.
+pub const MAX_JUMPS: usize = 30;
 
 /// One legal full move. Squares are stored as bit indices (see `board`); use
 /// the `*_square` methods for PDN square numbers.
@@ -21,7 +21,7 @@ pub struct Move {
     /// Landing squares in order; `path[len - 1] == to`.
     path: [u8; MAX_JUMPS],
     /// Bitboard of the captured pieces (0 for a quiet move).
-    pub captured: u64,
+    pub captured: Bitboard,
     /// A man crowned on the far row during its capture, which it went on as
     /// a king (russian, rule R4); it ends the move a king wherever it lands.
     pub crowned: bool,
@@ -57,7 +57,7 @@ impl Move {
 
     /// A capture with the given landing squares (bit indices).
     #[inline]
-    pub fn capture(from: u32, landings: &[u8], captured: u64) -> Move {
+    pub fn capture(from: u32, landings: &[u8], captured: Bitboard) -> Move {
         let mut path = [0; MAX_JUMPS];
         path[..landings.len()].copy_from_slice(landings);
         Move {
@@ -68,6 +68,15 @@ impl Move {
             captured,
             crowned: false,
         }
+    }
+
+    /// The captured set folded into 64 bits, for tables that keep a move's
+    /// identity small (a search's best and killer moves): exact up to 10x10,
+    /// where every bit is below 64; on 12x12 it stays a legal move's key, at
+    /// worst shared with another capture of the same from and to.
+    #[inline]
+    pub fn captured_key(&self) -> u64 {
+        self.captured as u64 ^ (self.captured >> 64) as u64
     }
 
     #[inline]
@@ -111,17 +120,17 @@ impl Move {
     /// for a quiet move). Where captured pieces leave at once (turkish) a
     /// later jump may pass an earlier victim's square, so each jump's victim
     /// is the captured square on its line that no earlier jump took.
-    pub fn jump_victims(&self, g: &Geometry) -> SmallVec<[u64; MAX_JUMPS]> {
+    pub fn jump_victims(&self, g: &Geometry) -> SmallVec<[Bitboard; MAX_JUMPS]> {
         let mut out = SmallVec::new();
         if !self.is_capture() {
             return out;
         }
-        let (mut at, mut taken) = (self.from, 0u64);
+        let (mut at, mut taken): (u8, Bitboard) = (self.from, 0);
         for &land in self.landings() {
             let d = crate::movegen::direction_between(g, at as u32, land as u32);
-            let mut sq = g.step(1 << at, d);
+            let mut sq = g.step(Bitboard::bit(at as u32), d);
             let mut victim = 0;
-            while sq != 0 && sq != 1 << land {
+            while sq != 0 && sq != Bitboard::bit(land as u32) {
                 if sq & self.captured & !taken != 0 {
                     victim = sq;
                 }
@@ -137,10 +146,10 @@ impl Move {
     /// The one captured piece between consecutive path points `a` and `b`
     /// (bit indices on one line), or 0 for a quiet step; where captured
     /// pieces leave at once, see [`Move::jump_victims`] instead.
-    pub fn captured_between(&self, g: &Geometry, a: u8, b: u8) -> u64 {
+    pub fn captured_between(&self, g: &Geometry, a: u8, b: u8) -> Bitboard {
         let d = crate::movegen::direction_between(g, a as u32, b as u32);
-        let mut sq = g.step(1 << a, d);
-        while sq != 0 && sq != 1 << b {
+        let mut sq = g.step(Bitboard::bit(a as u32), d);
+        while sq != 0 && sq != Bitboard::bit(b as u32) {
             if sq & self.captured != 0 {
                 return sq;
             }
@@ -153,5 +162,6 @@ impl Move {
 /// A list of moves. Inline room for 64 moves covers nearly every position
 /// (the start positions have 7 and 9); it spills to the heap beyond that. The
 /// worst cases are king-rich 10x10 positions: up to 20 kings x 17 squares = 340
-/// quiet moves, and captures whose count is bounded only by the board.
+/// quiet moves (more on 12x12), and captures whose count is bounded only by
+/// the board.
 pub type MoveList = SmallVec<[Move; 64]>;

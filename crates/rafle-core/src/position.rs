@@ -1,6 +1,6 @@
 //! Positions: three bitboards and the side to move.
 
-use crate::board::{Bits, Geometry};
+use crate::board::{BitWord, Bitboard, Bits, Geometry, MAX_BITS};
 use crate::moves::Move;
 use crate::types::Color;
 use crate::variant::{Rules, Variant};
@@ -8,10 +8,10 @@ use crate::variant::{Rules, Variant};
 /// A position. Bitboards use the ghost-bit layout of `board`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    pub white: u64,
-    pub black: u64,
+    pub white: Bitboard,
+    pub black: Bitboard,
     /// Which pieces (of either colour) are kings.
-    pub kings: u64,
+    pub kings: Bitboard,
     pub side: Color,
     /// Per colour (`Color::index`), the run of quiet moves of one king that
     /// the king-move limit counts (frisian, rule book F6); always empty in
@@ -75,7 +75,7 @@ impl Position {
     }
 
     #[inline(always)]
-    pub fn pieces(&self, c: Color) -> u64 {
+    pub fn pieces(&self, c: Color) -> Bitboard {
         match c {
             Color::White => self.white,
             Color::Black => self.black,
@@ -83,31 +83,31 @@ impl Position {
     }
 
     #[inline(always)]
-    pub fn own(&self) -> u64 {
+    pub fn own(&self) -> Bitboard {
         self.pieces(self.side)
     }
 
     #[inline(always)]
-    pub fn opp(&self) -> u64 {
+    pub fn opp(&self) -> Bitboard {
         self.pieces(self.side.opponent())
     }
 
     #[inline(always)]
-    pub fn occupied(&self) -> u64 {
+    pub fn occupied(&self) -> Bitboard {
         self.white | self.black
     }
 
-    pub fn men(&self, c: Color) -> u64 {
+    pub fn men(&self, c: Color) -> Bitboard {
         self.pieces(c) & !self.kings
     }
 
-    pub fn kings_of(&self, c: Color) -> u64 {
+    pub fn kings_of(&self, c: Color) -> Bitboard {
         self.pieces(c) & self.kings
     }
 
     /// The piece on 1-based square `s`, if any.
     pub fn piece_at(&self, g: &Geometry, s: usize) -> Option<Piece> {
-        let b = 1u64 << g.bit_of(s);
+        let b = Bitboard::bit(g.bit_of(s));
         let king = self.kings & b != 0;
         let color = if self.white & b != 0 {
             Color::White
@@ -125,7 +125,7 @@ impl Position {
 
     /// Puts `p` on square `s` (replacing what was there).
     pub fn set(&mut self, g: &Geometry, s: usize, p: Option<Piece>) {
-        let b = 1u64 << g.bit_of(s);
+        let b = Bitboard::bit(g.bit_of(s));
         self.white &= !b;
         self.black &= !b;
         self.kings &= !b;
@@ -146,28 +146,32 @@ impl Position {
     /// variant limits it, the turn passes.
     #[inline]
     pub fn apply<R: Rules>(&mut self, m: &Move) {
-        let from = 1u64 << m.from;
-        let to = 1u64 << m.to;
-        let was_king = self.kings & from != 0;
+        // In the variant's own word (`Rules::Word`), like the move generator.
+        let w = R::Word::narrow;
+        let from = R::Word::bit(m.from as u32);
+        let to = R::Word::bit(m.to as u32);
+        let captured = w(m.captured);
+        let mut kings = w(self.kings);
+        let was_king = (kings & from).any();
         let side = self.side;
-        let own = match side {
-            Color::White => &mut self.white,
-            Color::Black => &mut self.black,
+        let (own, opp) = match side {
+            Color::White => (&mut self.white, &mut self.black),
+            Color::Black => (&mut self.black, &mut self.white),
         };
         // `from == to` happens when a king's capture loop returns home.
-        *own = (*own & !from) | to;
-        match side {
-            Color::White => self.black &= !m.captured,
-            Color::Black => self.white &= !m.captured,
+        let own_now = (w(*own) & !from) | to;
+        let opp_now = w(*opp) & !captured;
+        *own = own_now.widen();
+        *opp = opp_now.widen();
+        kings &= !(captured | from);
+        if was_king || m.crowned || (to & w(R::GEO.promotion_row(side))).any() {
+            kings |= to;
         }
-        self.kings &= !(m.captured | from);
-        if was_king || m.crowned || to & R::GEO.promotion_row(side) != 0 {
-            self.kings |= to;
-        }
+        self.kings = kings.widen();
         if R::KING_MOVE_LIMIT > 0 {
             // Counted up to the limit, and only while the side has men (the
             // limit holds no king of a side of kings alone).
-            let has_men = self.pieces(side) & !self.kings != 0;
+            let has_men = (own_now & !kings).any();
             let run = &mut self.king_runs[side.index()];
             *run = if was_king && !m.is_capture() && has_men {
                 let before = if run.moves > 0 && run.bit == m.from {
@@ -185,8 +189,8 @@ impl Position {
             // A run ends with its king, or with the last man of its side.
             let opp = side.opponent();
             let run = self.king_runs[opp.index()];
-            let king_taken = m.captured & 1u64 << run.bit != 0;
-            let men_left = self.pieces(opp) & !self.kings != 0;
+            let king_taken = (captured & R::Word::bit(run.bit as u32)).any();
+            let men_left = (opp_now & !kings).any();
             if run.moves > 0 && (king_taken || !men_left) {
                 self.king_runs[opp.index()] = KingRun::default();
             }
@@ -202,13 +206,13 @@ impl Position {
     /// The king of the side to move that may not make a quiet move now
     /// (its run reached the limit while its side has men), as a bitboard.
     #[inline(always)]
-    pub fn restricted_king<R: Rules>(&self) -> u64 {
+    pub fn restricted_king<R: Rules>(&self) -> Bitboard {
         if R::KING_MOVE_LIMIT == 0 {
             return 0;
         }
         let run = self.king_runs[self.side.index()];
         if run.moves >= R::KING_MOVE_LIMIT && self.own() & !self.kings != 0 {
-            1u64 << run.bit
+            Bitboard::bit(run.bit as u32)
         } else {
             0
         }
@@ -273,8 +277,11 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-const fn zobrist_tables() -> ([[u64; 64]; 4], u64) {
-    let mut t = [[0u64; 64]; 4];
+/// The keys of bits 0..64 and the side key come first, in the order they
+/// had when every board fitted 64 bits, so those keys did not change; the
+/// keys of the higher bits (12x12) follow.
+const fn zobrist_tables() -> ([[u64; MAX_BITS]; 4], u64) {
+    let mut t = [[0u64; MAX_BITS]; 4];
     let mut state = 0x5241_464C_455F_5A4Fu64; // "RAFLE_ZO"
     let mut k = 0;
     while k < 4 {
@@ -287,13 +294,25 @@ const fn zobrist_tables() -> ([[u64; 64]; 4], u64) {
         }
         k += 1;
     }
-    let (_, side) = splitmix(state);
+    let (s, side) = splitmix(state);
+    state = s;
+    k = 0;
+    while k < 4 {
+        let mut i = 64;
+        while i < MAX_BITS {
+            let (s, v) = splitmix(state);
+            state = s;
+            t[k][i] = v;
+            i += 1;
+        }
+        k += 1;
+    }
     (t, side)
 }
 
-const ZOBRIST_ALL: ([[u64; 64]; 4], u64) = zobrist_tables();
+const ZOBRIST_ALL: ([[u64; MAX_BITS]; 4], u64) = zobrist_tables();
 /// Zobrist keys indexed `[white man, white king, black man, black king][bit]`.
-pub const ZOBRIST: [[u64; 64]; 4] = ZOBRIST_ALL.0;
+pub const ZOBRIST: [[u64; MAX_BITS]; 4] = ZOBRIST_ALL.0;
 /// Zobrist key of "Black to move".
 pub const ZOBRIST_SIDE: u64 = ZOBRIST_ALL.1;
 

@@ -12,10 +12,11 @@ use crate::variant::Variant;
 use std::fmt::Write;
 
 /// How to draw the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SvgOptions {
-    /// Side of one square in pixels.
-    pub square_px: u32,
+    /// Side of one square in pixels (at least 8; a fraction where a board
+    /// size in pixels is not a multiple of N).
+    pub square_px: f64,
     /// Write the PDN number in a corner of each dark square.
     pub numbers: bool,
     /// Path of the last move as PDN squares (from, then every landing);
@@ -28,7 +29,7 @@ pub struct SvgOptions {
 impl Default for SvgOptions {
     fn default() -> Self {
         SvgOptions {
-            square_px: 48,
+            square_px: 48.0,
             numbers: false,
             last_move: Vec::new(),
             flipped: false,
@@ -47,8 +48,9 @@ const CROWN: &str = "#d4a017";
 pub fn board_svg(v: Variant, pos: &Position, opts: &SvgOptions) -> String {
     let g = v.geometry();
     let n = g.n;
-    let sq = opts.square_px.max(8) as f64;
-    let size = sq * n as f64;
+    let sq = opts.square_px.max(8.0);
+    // Rounded, so that 320 px over 12 squares reads 320, not 320.00000000000006.
+    let size = (sq * n as f64 * 100.0).round() / 100.0;
     let on_path = |s: usize| opts.last_move.contains(&s);
     // Top-left corner of the cell at board (row, col), after flipping.
     let corner = |row: usize, col: usize| {

@@ -6,7 +6,7 @@
 //! Adding a variant means one description (a type implementing [`Rules`])
 //! and one line in the list given to `variants!` at the end of this file.
 
-use crate::board::Geometry;
+use crate::board::{BitWord, Geometry};
 use crate::error::Error;
 use crate::types::Color;
 use std::fmt;
@@ -160,6 +160,9 @@ pub struct RuleSet {
 /// are the fields of [`Rules::SET`].
 pub trait Rules: Copy + Default + Send + Sync + fmt::Debug + 'static {
     const VARIANT: Variant;
+    /// The integer the hot loops hold this board's bitboards in: `u64` up to
+    /// 10x10, `u128` on 12x12 (see [`crate::board`]).
+    type Word: BitWord;
     const SET: RuleSet;
     const GEO: Geometry = Self::SET.geo;
     const FIRST: Color = Self::SET.first;
@@ -228,6 +231,7 @@ const RUSSIAN_LONE_KING: &[LoneKingLimit] = &[
 pub struct Thai;
 impl Rules for Thai {
     const VARIANT: Variant = Variant::Thai;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "thai",
         aliases: &[],
@@ -263,6 +267,7 @@ impl Rules for Thai {
 pub struct International;
 impl Rules for International {
     const VARIANT: Variant = Variant::International;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "international",
         aliases: &["intl", "10x10"],
@@ -314,6 +319,7 @@ impl Rules for International {
 pub struct English;
 impl Rules for English {
     const VARIANT: Variant = Variant::English;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "english",
         aliases: &[],
@@ -350,6 +356,7 @@ impl Rules for English {
 pub struct Checkers;
 impl Rules for Checkers {
     const VARIANT: Variant = Variant::Checkers;
+    type Word = u64;
     // K1: as english, but for the majority rule. PDN has one game type for
     // English draughts and checkers; the `Variant` tag tells them apart.
     const SET: RuleSet = RuleSet {
@@ -364,6 +371,7 @@ impl Rules for Checkers {
 pub struct Russian;
 impl Rules for Russian {
     const VARIANT: Variant = Variant::Russian;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "russian",
         aliases: &["shashki"],
@@ -400,6 +408,7 @@ impl Rules for Russian {
 pub struct Brazilian;
 impl Rules for Brazilian {
     const VARIANT: Variant = Variant::Brazilian;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "brazilian",
         aliases: &[],
@@ -420,6 +429,7 @@ impl Rules for Brazilian {
 pub struct Pool;
 impl Rules for Pool {
     const VARIANT: Variant = Variant::Pool;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "pool",
         aliases: &["american-pool", "pool-checkers"],
@@ -447,6 +457,7 @@ impl Rules for Pool {
 pub struct Italian;
 impl Rules for Italian {
     const VARIANT: Variant = Variant::Italian;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "italian",
         aliases: &[],
@@ -473,6 +484,7 @@ impl Rules for Italian {
 pub struct Spanish;
 impl Rules for Spanish {
     const VARIANT: Variant = Variant::Spanish;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "spanish",
         aliases: &["portuguese"],
@@ -501,6 +513,7 @@ impl Rules for Spanish {
 pub struct Czech;
 impl Rules for Czech {
     const VARIANT: Variant = Variant::Czech;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "czech",
         aliases: &[],
@@ -521,6 +534,7 @@ impl Rules for Czech {
 pub struct Killer;
 impl Rules for Killer {
     const VARIANT: Variant = Variant::Killer;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "killer",
         aliases: &[],
@@ -535,6 +549,7 @@ impl Rules for Killer {
 pub struct Antidraughts;
 impl Rules for Antidraughts {
     const VARIANT: Variant = Variant::Antidraughts;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "antidraughts",
         aliases: &["losing", "giveaway"],
@@ -551,6 +566,7 @@ impl Rules for Antidraughts {
 pub struct Breakthrough;
 impl Rules for Breakthrough {
     const VARIANT: Variant = Variant::Breakthrough;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "breakthrough",
         aliases: &[],
@@ -567,6 +583,7 @@ impl Rules for Breakthrough {
 pub struct Frisian;
 impl Rules for Frisian {
     const VARIANT: Variant = Variant::Frisian;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "frisian",
         aliases: &["frysk"],
@@ -601,6 +618,7 @@ impl Rules for Frisian {
 pub struct Turkish;
 impl Rules for Turkish {
     const VARIANT: Variant = Variant::Turkish;
+    type Word = u64;
     const SET: RuleSet = RuleSet {
         name: "turkish",
         aliases: &["dama"],
@@ -635,6 +653,21 @@ impl Rules for Turkish {
 /// of the same name), [`Variant::ALL`], and the [`with_rules!`] macro that
 /// reaches the rules of a runtime variant. `$d` is a `$` token, so that this
 /// macro can write the metavariables of the macro it defines.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Canadian;
+impl Rules for Canadian {
+    const VARIANT: Variant = Variant::Canadian;
+    type Word = u128; // 72 squares and 5 ghost bits
+    const SET: RuleSet = RuleSet {
+        name: "canadian",
+        aliases: &["12x12"],
+        geo: Geometry::new(12), // D1: 12x12
+        start_rows: 5,          // D1: 30 men each, on 1-30 and 43-72
+        pdn_game_type: 27,
+        ..International::SET // D2: every other rule as international
+    };
+}
+
 macro_rules! variants {
     ($d:tt $($name:ident),+ $(,)?) => {
         /// The variant chosen at run time (from Python, a config or the CLI).
@@ -681,6 +714,7 @@ variants!($
     Breakthrough,
     Frisian,
     Turkish,
+    Canadian,
 );
 
 impl Variant {
@@ -760,5 +794,19 @@ impl FromStr for Variant {
             .into_iter()
             .find(|v| v.name() == want || v.aliases().contains(&want.as_str()))
             .ok_or_else(|| Error::UnknownVariant(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_board_fits_its_word() {
+        for v in Variant::ALL {
+            let g = v.geometry();
+            let fits = with_rules!(v, R => <R as Rules>::Word::narrow(g.valid).widen() == g.valid);
+            assert!(fits, "{v}: {} bits", g.span());
+        }
     }
 }

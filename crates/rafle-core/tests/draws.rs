@@ -9,7 +9,7 @@
 
 use rafle_core::rng::Rng;
 use rafle_core::{
-    draws::outcome_of, movegen, Color, Counters, EndReason, Game, Move, Position, Variant,
+    bit, draws::outcome_of, movegen, Color, Counters, EndReason, Game, Move, Position, Variant,
 };
 use std::collections::HashSet;
 
@@ -40,7 +40,7 @@ fn extend(
     }
     let want_man = game.ply() < men_first;
     for m in moves {
-        let is_king = game.position().kings & (1u64 << m.from) != 0;
+        let is_king = game.position().kings & bit(m.from) != 0;
         if m.is_capture() || is_king == want_man {
             continue;
         }
@@ -121,6 +121,7 @@ fn no_progress_limits() {
             _ if g.full => "W:Wd4,Kh1:Be5,Ka8",
             (8, false) => "W:W27,K29,K32:B6,K1,K4",
             (8, true) => "W:W6,K4,K1:B27,K32,K29",
+            (12, _) => "W:W51,K67,K72:B22,K1,K6",
             _ => "W:W38,K46,K50:B13,K1,K5",
         };
         let limit = v.no_progress_plies() as usize;
@@ -159,6 +160,7 @@ fn threefold_repetition() {
             (8, false, _) => ("W:W29,K32:B4,K1", ["32-28", "1-5", "28-32", "5-1"]),
             (8, true, false) => ("W:W32,K29:B1,K4", ["29-25", "4-8", "25-29", "8-4"]),
             (8, true, true) => ("W:W1,K4:B32,K29", ["4-8", "29-25", "8-4", "25-29"]),
+            (12, _, _) => ("W:WK67,K72:BK6,K1", ["72-66", "1-7", "66-72", "7-1"]),
             // Kings only: a king-move limit (frisian, F6) holds no king then.
             _ => ("W:WK46,K50:BK5,K1", ["50-45", "1-6", "45-50", "6-1"]),
         };

@@ -211,7 +211,7 @@ fn algebraic_squares_are_read_everywhere_and_printed_where_the_variant_writes_th
             })
             .collect();
         let pos = *game.position();
-        let alg = |bb: u64| -> String {
+        let alg = |bb: rafle_core::Bitboard| -> String {
             g.squares_of(bb)
                 .into_iter()
                 .map(|s| names[s - 1].clone())
@@ -329,8 +329,12 @@ fn malformed_fens_give_errors() {
         (I, "W:W31-50:B1-20,K21-30:B", "two black sections"),
         (I, "W\u{e9}:W31:B1", "non-ascii"),
         (I, ":W31:B1", "missing side"),
-        (I, "W:WK46:B6-26", "more than 20 pieces of one colour"),
-        (T, "W:W10-30:B1", "more than 20 pieces of one colour"),
+        (I, "W:WK46:B1-31", "more than 30 pieces of one colour"),
+        (
+            Variant::Canadian,
+            "W:WK72:B1-31",
+            "more than 30 pieces of one colour",
+        ),
     ] {
         let r = parse_fen(v, fen);
         match &r {
@@ -432,6 +436,7 @@ fn pdn_game_types_and_result_tokens() {
         (Variant::Breakthrough, 20, INTL),
         (Variant::Frisian, 40, INTL),
         (Variant::Turkish, 30, DEFAULT),
+        (Variant::Canadian, 27, INTL),
     ];
     assert_eq!(
         table.map(|(v, _, _)| v),

@@ -51,7 +51,7 @@ fn pauses_in_line(g: &Geometry, m: &Move) -> bool {
         let d = direction_between(g, at as u32, land as u32);
         if d == direction_between(g, land as u32, next as u32) {
             let victim = m.captured_between(g, at, land);
-            if g.step(victim, d) != 1u64 << land {
+            if g.step(victim, d) != rafle_core::bit(land) {
                 return true;
             }
         }

@@ -496,7 +496,7 @@ fn compare(v: Variant, pos: &Position) -> usize {
             game.move_string(m)
         );
         // Each jump of the path takes exactly one captured piece.
-        let mut parts = 0u64;
+        let mut parts: rafle_core::Bitboard = 0;
         let victims = m.jump_victims(&g);
         assert_eq!(
             victims.len(),

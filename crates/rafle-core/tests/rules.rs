@@ -12,9 +12,9 @@ use rafle_core::{Color, EndReason, Game, Geometry, Piece, Variant};
 use std::collections::BTreeSet;
 
 use Variant::{
-    Antidraughts as A, Brazilian as Z, Breakthrough as X, Checkers as C, Czech as Q, English as E,
-    Frisian as F, International as I, Italian as N, Killer as L, Pool as P, Russian as R,
-    Spanish as S, Thai as T, Turkish as U,
+    Antidraughts as A, Brazilian as Z, Breakthrough as X, Canadian as D, Checkers as C, Czech as Q,
+    English as E, Frisian as F, International as I, Italian as N, Killer as L, Pool as P,
+    Russian as R, Spanish as S, Thai as T, Turkish as U,
 };
 
 struct Case {
@@ -40,6 +40,15 @@ const fn case(
 
 const CASES: &[Case] = &[
     // --- Start positions and the side that moves first.
+    case(
+        &[D],
+        "W:W43-72:B1-30",
+        &[
+            "43-37", "44-37", "44-38", "45-38", "45-39", "46-39", "46-40", "47-40", "47-41",
+            "48-41", "48-42",
+        ],
+        "D1: canadian: 30 men each on 12x12, White first from its front row 43-48",
+    ),
     case(
         &[T],
         "B:W25-32:B1-8",
@@ -699,6 +708,12 @@ fn crowning_and_applying_moves() {
         assert_eq!(after(v, "B:W29:B28", "28-32").fen(), "W:W29:BK32", "{v}");
     }
     assert_eq!(after(I, "B:W46:B45", "45-50").fen(), "W:W46:BK50");
+    // 12x12 (canadian, D2): crowned on rows 1-6 and 67-72; a man passing
+    // the far row mid-capture stays a man, one ending there is crowned.
+    assert_eq!(after(D, "W:W8:B30", "8-2").fen(), "B:WK2:B30");
+    assert_eq!(after(D, "B:W43:B66", "66-72").fen(), "W:W43:BK72");
+    assert_eq!(after(D, "W:W14:B9,10", "14x3x16").fen(), "B:W16:B");
+    assert_eq!(after(D, "W:W14:B9", "14x3").fen(), "B:WK3:B");
     // A king stays a king; captured pieces leave only at the end.
     assert_eq!(
         after(T, "W:WK22:B9,10,18,26", "22x15x6x13x31").fen(),
@@ -803,8 +818,8 @@ fn half_turn_maps_square_s_to_n_n_half_plus_one_minus_s() {
             assert_eq!((r0 + r1, c0 + c1), (g.n - 1, g.n - 1), "{v} {s}");
             // A step seen from the other side is the reversed step.
             for d in Dir::DIAGONAL {
-                let here = g.step(1 << g.bit_of(s), d);
-                let there = g.step(1 << g.bit_of(r), d.reverse());
+                let here = g.step(rafle_core::bit(g.bit_of(s)), d);
+                let there = g.step(rafle_core::bit(g.bit_of(r)), d.reverse());
                 assert_eq!(here == 0, there == 0, "{v} {s} {d:?}");
                 if here != 0 {
                     let a = g.square_of(here.trailing_zeros());

@@ -53,7 +53,7 @@
 //! `actions_of`, `move_of_chain`, `play_move`, `step_squares`, `step_action`;
 //! codec.rs); this module holds the formula and the lookup tables.
 
-use rafle_core::{Color, Dir, Geometry, Variant};
+use rafle_core::{bit, Bitboard, Color, Dir, Geometry, Variant};
 use std::sync::LazyLock;
 
 /// The step directions of a variant, in codec order (`dir` is the index in
@@ -99,23 +99,26 @@ pub(crate) fn decode(v: Variant, a: usize) -> Option<(usize, usize, usize)> {
 /// Marks a pair of bits that are not on one diagonal.
 pub(crate) const NO_ACTION: u16 = u16::MAX;
 
-/// Precomputed lookups of one board size, indexed by bit (see rafle_core::board).
+/// Precomputed lookups of one board, indexed by bit (see rafle_core::board);
+/// a table over bits is `span` = [`Geometry::span`] entries a side.
 #[derive(Debug)]
 pub(crate) struct Tables {
+    span: usize,
     /// `[side][from bit][to bit]` -> action id, or NO_ACTION.
-    action: Vec<[[u16; 64]; 64]>,
+    action: Vec<u16>,
     /// `[from bit][to bit]` -> squares strictly between them on their line.
-    between: Vec<[u64; 64]>,
+    between: Vec<Bitboard>,
     /// `[side][bit]` -> row * N + col of that square in the side's frame.
-    pub(crate) cell: [[u16; 64]; 2],
+    pub(crate) cell: [Vec<u16>; 2],
 }
 
 impl Tables {
     fn new((g, dirs): Board) -> Tables {
         let r = g.n - 1;
-        let mut action = vec![[[NO_ACTION; 64]; 64]; 2];
-        let mut between = vec![[0u64; 64]; 64];
-        let mut cell = [[0u16; 64]; 2];
+        let span = g.span();
+        let mut action = vec![NO_ACTION; 2 * span * span];
+        let mut between = vec![0; span * span];
+        let mut cell = [vec![0u16; span], vec![0u16; span]];
         for s in 1..=g.squares {
             let f = g.bit_of(s) as usize;
             for (side, frame_sq) in [(0, s), (1, g.rotate_square(s))] {
@@ -123,25 +126,27 @@ impl Tables {
                 cell[side][f] = (row * g.n + col) as u16;
             }
             for &d in dirs {
-                let mut bb = 1u64 << f;
-                let mut ray = 0u64;
+                let mut bb = bit(f as u32);
+                let mut ray: Bitboard = 0;
                 for dist in 1..=r {
                     bb = g.step(bb, d);
                     if bb == 0 {
                         break;
                     }
                     let t = bb.trailing_zeros() as usize;
-                    between[f][t] = ray;
+                    between[f * span + t] = ray;
                     ray |= bb;
                     let nd = dirs.len();
                     let index = |d: Dir| dirs.iter().position(|&x| x == d).unwrap_or(0);
-                    action[0][f][t] = encode(&g, nd, g.index(s), index(d), dist) as u16;
+                    action[f * span + t] = encode(&g, nd, g.index(s), index(d), dist) as u16;
                     let turned = g.index(g.rotate_square(s));
-                    action[1][f][t] = encode(&g, nd, turned, index(d.reverse()), dist) as u16;
+                    action[(span + f) * span + t] =
+                        encode(&g, nd, turned, index(d.reverse()), dist) as u16;
                 }
             }
         }
         Tables {
+            span,
             action,
             between,
             cell,
@@ -151,13 +156,13 @@ impl Tables {
     /// Action id of the step `from -> to` (bits) for `side`, or NO_ACTION.
     #[inline(always)]
     pub(crate) fn action(&self, side: Color, from: u8, to: u8) -> u16 {
-        self.action[side.index()][from as usize & 63][to as usize & 63]
+        self.action[(side.index() * self.span + from as usize) * self.span + to as usize]
     }
 
     /// Squares strictly between two bits of one line.
     #[inline(always)]
-    pub(crate) fn between(&self, from: u8, to: u8) -> u64 {
-        self.between[from as usize & 63][to as usize & 63]
+    pub(crate) fn between(&self, from: u8, to: u8) -> Bitboard {
+        self.between[from as usize * self.span + to as usize]
     }
 }
 
@@ -166,21 +171,23 @@ type Board = (Geometry, &'static [Dir]);
 
 /// Every board of the variant list: its layout, its numbering or its
 /// directions differ, and so do its tables.
-const BOARDS: [Board; 6] = [
+const BOARDS: [Board; 7] = [
     (Geometry::new(8), &Dir::DIAGONAL),
     (Geometry::mirrored(8), &Dir::DIAGONAL),
     (Geometry::mirrored(8).numbered_from_white(), &Dir::DIAGONAL),
     (Geometry::new(10), &Dir::DIAGONAL),
     (Geometry::new(10), &Dir::EVERY),
     (Geometry::full(8), &Dir::ORTHOGONAL),
+    (Geometry::new(12), &Dir::DIAGONAL),
 ];
-static TABLES: [LazyLock<Tables>; 6] = [
+static TABLES: [LazyLock<Tables>; 7] = [
     LazyLock::new(|| Tables::new(BOARDS[0])),
     LazyLock::new(|| Tables::new(BOARDS[1])),
     LazyLock::new(|| Tables::new(BOARDS[2])),
     LazyLock::new(|| Tables::new(BOARDS[3])),
     LazyLock::new(|| Tables::new(BOARDS[4])),
     LazyLock::new(|| Tables::new(BOARDS[5])),
+    LazyLock::new(|| Tables::new(BOARDS[6])),
 ];
 
 /// The lookup tables of a variant's board.

@@ -7,7 +7,7 @@ use crate::action::{self, NO_ACTION};
 use crate::env::{Env, EnvConfig, StepInfo};
 use crate::error::EnvError;
 use crate::obs;
-use rafle_core::{Color, Game, Move, MAX_JUMPS};
+use rafle_core::{bit, Color, Game, Move, MAX_JUMPS};
 use smallvec::SmallVec;
 
 /// The step actions of one full move.
@@ -98,7 +98,7 @@ impl Env {
             Color::White => (g.square_of_index(sq0), d),
             Color::Black => (g.rotate_square(g.square_of_index(sq0)), d.reverse()),
         };
-        let mut bb = 1u64 << g.bit_of(from);
+        let mut bb = bit(g.bit_of(from));
         for _ in 0..dist {
             bb = g.step(bb, d);
         }

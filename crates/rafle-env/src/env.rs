@@ -9,8 +9,8 @@ use crate::error::EnvError;
 use crate::obs::{self, ObsBoard, ObsKey};
 use rafle_core::draws::outcome_of;
 use rafle_core::{
-    movegen, parse_fen, Color, Counters, DrawState, EndReason, Move, MoveList, Outcome, Position,
-    Rules, Variant,
+    bit, movegen, parse_fen, Bitboard, Color, Counters, DrawState, EndReason, Move, MoveList,
+    Outcome, Position, Rules, Variant,
 };
 use smallvec::SmallVec;
 
@@ -80,7 +80,7 @@ pub struct Env {
     chain_from: u8,
     chain_at: u8,
     /// Pieces jumped so far by the pending chain.
-    chain_captured: u64,
+    chain_captured: Bitboard,
     /// The chain's man was crowned on the far row and goes on as a king (R4).
     chain_crowned: bool,
     ply: u32,
@@ -172,7 +172,7 @@ impl Env {
     }
 
     /// Pieces jumped so far by the pending chain (bitboard; 0 without chain).
-    pub fn chain_captured(&self) -> u64 {
+    pub fn chain_captured(&self) -> Bitboard {
         self.chain_captured
     }
 
@@ -388,7 +388,7 @@ impl Env {
             self.chain_from = m0.from;
         }
         self.chain_captured |= t.between(from, to) & m0.captured;
-        if R::CROWN_MID_CAPTURE && (1u64 << to) & R::GEO.promotion_row(side) != 0 {
+        if R::CROWN_MID_CAPTURE && bit(to) & R::GEO.promotion_row(side) != 0 {
             self.chain_crowned = true;
         }
         self.chain_at = to;
@@ -491,7 +491,7 @@ impl Env {
         let (mut own_men, mut own_kings) = (own & !p.kings, own & p.kings);
         let mut chain_piece = 0;
         if self.chain_len > 0 {
-            let (from, at) = (1u64 << self.chain_from, 1u64 << self.chain_at);
+            let (from, at) = (bit(self.chain_from), bit(self.chain_at));
             if own_kings & from != 0 {
                 own_kings = (own_kings & !from) | at;
             } else if self.chain_crowned {

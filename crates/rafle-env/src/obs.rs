@@ -35,7 +35,7 @@
 //! that step on it shows in plane 1.
 
 use crate::action::Tables;
-use rafle_core::{Bits, Color, Variant};
+use rafle_core::{Bitboard, Bits, Color, Variant};
 
 /// Number of observation planes (see the table above).
 pub const NUM_PLANES: usize = 8;
@@ -60,7 +60,11 @@ pub(crate) fn observation_len(v: Variant) -> usize {
 /// have the same legal steps, so an evaluator answers them alike. Used to
 /// reuse network answers across searches (`rafle_search::network::cache`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ObsKey([u64; 8]);
+pub struct ObsKey {
+    planes: [Bitboard; 6],
+    constants: [u32; 2],
+    side: Color,
+}
 
 /// What an observation shows, as bitboards of the real board (bit layout of
 /// rafle_core::board) plus the two constants; `side` picks the frame.
@@ -68,7 +72,7 @@ pub struct ObsKey([u64; 8]);
 pub(crate) struct ObsBoard {
     pub side: Color,
     /// Bitboards of planes 0..=5, in plane order.
-    pub planes: [u64; 6],
+    pub planes: [Bitboard; 6],
     /// Values of the constant planes 6 and 7.
     pub constants: [f32; 2],
 }
@@ -80,7 +84,7 @@ impl ObsBoard {
         let cell = &t.cell[self.side.index()];
         for (p, &bb) in self.planes.iter().enumerate() {
             for b in Bits(bb) {
-                f(p * nn + cell[b as usize & 63] as usize);
+                f(p * nn + cell[b as usize] as usize);
             }
         }
     }
@@ -115,10 +119,10 @@ impl ObsBoard {
             };
             let plane = &mut out[p * nn..(p + 1) * nn];
             for b in Bits(gone) {
-                plane[cell_old[b as usize & 63] as usize] = 0.0;
+                plane[cell_old[b as usize] as usize] = 0.0;
             }
             for b in Bits(come) {
-                plane[cell_new[b as usize & 63] as usize] = 1.0;
+                plane[cell_new[b as usize] as usize] = 1.0;
             }
         }
         for (k, &c) in self.constants.iter().enumerate() {
@@ -146,12 +150,11 @@ impl ObsBoard {
 
     /// The exact key of this observation (see [`ObsKey`]).
     pub fn key(&self) -> ObsKey {
-        let [a, b] = self.constants.map(f32::to_bits);
-        let mut words = [0u64; 8];
-        words[..6].copy_from_slice(&self.planes);
-        words[6] = (u64::from(a) << 32) | u64::from(b);
-        words[7] = self.side.index() as u64;
-        ObsKey(words)
+        ObsKey {
+            planes: self.planes,
+            constants: self.constants.map(f32::to_bits),
+            side: self.side,
+        }
     }
 
     /// The board of an all-zero buffer.

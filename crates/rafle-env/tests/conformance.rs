@@ -7,7 +7,7 @@
 //! all-false mask. Set RAFLE_LONG_CONFORMANCE=1 for ten times more games.
 
 use rafle_core::rng::Rng;
-use rafle_core::{Bits, Color, Game, Move, Piece, Position, Variant};
+use rafle_core::{bit, Bitboard, Bits, Color, Game, Move, Piece, Position, Variant};
 use rafle_env::{Chain, Env, EnvConfig, EnvError, NUM_PLANES};
 use std::collections::{HashMap, HashSet};
 
@@ -91,7 +91,7 @@ fn expected_obs(
         r * n + c
     };
     let mut board = *pos;
-    let mut captured = 0u64;
+    let mut captured: Bitboard = 0;
     let mut chain_piece = None;
     if let Some((m, k)) = chain {
         if k > 0 {
@@ -102,9 +102,7 @@ fn expected_obs(
             // A man crowned on the far row during its capture (R4) shows as
             // a king from that step on.
             let far = g.promotion_row(side);
-            if v.rules().crown_mid_capture
-                && m.landings()[..k].iter().any(|&l| (1u64 << l) & far != 0)
-            {
+            if v.rules().crown_mid_capture && m.landings()[..k].iter().any(|&l| bit(l) & far != 0) {
                 piece = Some(Piece::King(side));
             }
             for victim in &m.jump_victims(&g)[..k] {

@@ -26,6 +26,7 @@ fn action_counts_and_shapes() {
             (10, false, false) => 1800,
             (10, true, false) => 3600,
             (8, false, true) => 1792,
+            (12, false, false) => 3168,
             _ => panic!("{v}: no action count known for {n}x{n}"),
         };
         assert_eq!(num_actions(v), expect, "{v}");

@@ -134,8 +134,9 @@ fn agree_with_single_envs(v: Variant, cfg: EnvConfig, steps: usize, seed: u64) -
 #[test]
 fn buffers_match_single_envs_through_auto_resets() {
     for v in Variant::ALL {
+        // Long enough for some random games to end, short enough to cut others.
         let cfg = EnvConfig {
-            max_plies: Some(60),
+            max_plies: Some(if v.board_size() > 10 { 150 } else { 60 }),
             ..EnvConfig::default()
         };
         let (finished, truncated) = agree_with_single_envs(v, cfg, 400, 11);

@@ -188,7 +188,7 @@ impl Game {
             .last()
             .map_or_else(Vec::new, |m| m.path_squares(&geo));
         let opts = rafle_core::SvgOptions {
-            square_px: size / n,
+            square_px: f64::from(size) / f64::from(n),
             numbers,
             last_move,
             flipped,

@@ -19,7 +19,7 @@ use crate::{Budget, Forfeit, Player, SearchInfo};
 use rafle_core::draws::outcome_of;
 use rafle_core::movegen::{generate, has_capture};
 use rafle_core::rng::Rng;
-use rafle_core::{DrawState, Game, Move, MoveList, Position, Rules, Variant};
+use rafle_core::{bit, DrawState, Game, Move, MoveList, Position, Rules, Variant, MAX_BITS};
 use smallvec::SmallVec;
 use std::time::{Duration, Instant};
 
@@ -110,7 +110,7 @@ impl AlphaBeta {
                 tt: &mut self.tt,
                 draws: game.draw_state().recent(),
                 killers: [[None; 2]; MAX_PLY + 1],
-                history: vec![0; 64 * 64],
+                history: vec![0; MAX_BITS * MAX_BITS],
                 nodes: 0,
                 deadline: self.limits.time.map(|t| Instant::now() + t),
                 stopped: false,
@@ -187,7 +187,7 @@ struct Search<'a, R: Rules> {
 }
 
 fn ident(m: &Move) -> (u8, u8, u64) {
-    (m.from, m.to, m.captured)
+    (m.from, m.to, m.captured_key())
 }
 
 /// Scores as stored in the table are relative to the node, not the root.
@@ -324,8 +324,8 @@ impl<R: Rules> Search<'_, R> {
         if m.is_capture() {
             return 1 << 40 | (m.num_captured() as i64) << 20;
         }
-        let crowns = pos.kings & (1u64 << m.from) == 0
-            && (1u64 << m.to) & R::GEO.promotion_row(pos.side) != 0;
+        let crowns =
+            pos.kings & bit(m.from) == 0 && bit(m.to) & R::GEO.promotion_row(pos.side) != 0;
         if crowns {
             return 1 << 39;
         }
@@ -335,7 +335,7 @@ impl<R: Rules> Search<'_, R> {
         if self.killers[ply][1] == Some(id) {
             return 1 << 37;
         }
-        self.history[m.from as usize * 64 + m.to as usize] as i64
+        self.history[m.from as usize * MAX_BITS + m.to as usize] as i64
     }
 
     /// Searches `pos`, the current node of `self.draws`.
@@ -444,7 +444,7 @@ impl<R: Rules> Search<'_, R> {
                         self.killers[ply][1] = self.killers[ply][0];
                         self.killers[ply][0] = Some(id);
                     }
-                    let h = &mut self.history[m.from as usize * 64 + m.to as usize];
+                    let h = &mut self.history[m.from as usize * MAX_BITS + m.to as usize];
                     *h = h.saturating_add((depth.max(1) * depth.max(1)) as u32);
                 }
                 break;

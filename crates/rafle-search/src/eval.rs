@@ -17,7 +17,7 @@
 //! better); breakthrough, won by the first king, weighs the advance of men
 //! four times and adds the rows of the most advanced man.
 
-use rafle_core::{Bits, Color, Dir, Geometry, Goal, KingKind, Position, Rules, Variant};
+use rafle_core::{Bitboard, Bits, Color, Dir, Geometry, Goal, KingKind, Position, Rules, Variant};
 
 /// (man, king) values in centi-men for the variant.
 pub fn piece_values(v: Variant) -> (i32, i32) {
@@ -58,36 +58,32 @@ fn advance_bonus(rows: usize, n: usize) -> i32 {
 
 /// The long diagonal (a1-h8 / a1-j10; h1-a8 on a mirrored board), which
 /// White and Black kings both like.
-const fn long_diagonal(g: &Geometry) -> u64 {
-    // From the dark bottom corner, step up towards the other side.
-    let (col, d) = if g.mirrored {
-        (g.n - 1, Dir::UpLeft)
-    } else {
-        (0, Dir::UpRight)
-    };
-    let start = match g.square_at(g.n - 1, col) {
-        Some(s) => s,
-        None => panic!("the bottom corner is a dark square"),
-    };
-    let mut sq = 1u64 << g.bit_of(start);
-    let mut mask = 0;
-    while sq != 0 {
-        mask |= sq;
-        sq = g.step(sq, d);
+const fn long_diagonal(g: &Geometry) -> Bitboard {
+    // From the dark bottom corner, one row up and one file across at a time.
+    let mirrored = g.mirrored;
+    let mut mask: Bitboard = 0;
+    let mut k = 0;
+    while k < g.n {
+        let col = if mirrored { g.n - 1 - k } else { k };
+        match g.square_at(g.n - 1 - k, col) {
+            Some(s) => mask |= 1 << g.bit_of(s),
+            None => panic!("the corner diagonal is dark"),
+        }
+        k += 1;
     }
     mask
 }
 
 /// Squares of the board centre (the middle four rows and columns), where
 /// short kings are strongest.
-const fn centre(g: &Geometry) -> u64 {
+const fn centre(g: &Geometry) -> Bitboard {
     let mut mask = 0;
     let (lo, hi) = (g.n / 2 - 2, g.n / 2 + 1);
     let mut s = 1;
     while s <= g.squares {
         let (r, c) = g.row_col(s);
         if r >= lo && r <= hi && c >= lo && c <= hi {
-            mask |= 1u64 << g.bit_of(s);
+            mask |= 1 << g.bit_of(s);
         }
         s += 1;
     }

@@ -18,7 +18,8 @@ pub enum Bound {
     Upper,
 }
 
-/// The best move is stored by its identity (from, to, captured set).
+/// The best move is stored by its identity (from, to, captured set as
+/// [`Move::captured_key`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
     pub key: u64,
@@ -73,7 +74,7 @@ impl TransTable {
                 captured: if keep_move {
                     e.captured
                 } else {
-                    best.map_or(0, |m| m.captured)
+                    best.map_or(0, |m| m.captured_key())
                 },
                 score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 depth: depth.clamp(0, i8::MAX as i32) as i8,
