@@ -53,7 +53,7 @@
 //! `actions_of`, `move_of_chain`, `play_move`, `step_squares`, `step_action`;
 //! codec.rs); this module holds the formula and the lookup tables.
 
-use rafle_core::{bit, Bitboard, Color, Dir, Geometry, Variant};
+use rafle_core::{bit, Bitboard, Color, Dir, Geometry, Variant, MAX_BITS};
 use std::sync::LazyLock;
 
 /// The step directions of a variant, in codec order (`dir` is the index in
@@ -108,8 +108,10 @@ pub(crate) struct Tables {
     action: Vec<u16>,
     /// `[from bit][to bit]` -> squares strictly between them on their line.
     between: Vec<Bitboard>,
-    /// `[side][bit]` -> row * N + col of that square in the side's frame.
-    pub(crate) cell: [Vec<u16>; 2],
+    /// `[side][bit]` -> row * N + col of that square in the side's frame
+    /// (a fixed size, so that a bit masked to `MAX_BITS - 1` needs no
+    /// bounds check).
+    pub(crate) cell: [[u16; MAX_BITS]; 2],
 }
 
 impl Tables {
@@ -118,7 +120,7 @@ impl Tables {
         let span = g.span();
         let mut action = vec![NO_ACTION; 2 * span * span];
         let mut between = vec![0; span * span];
-        let mut cell = [vec![0u16; span], vec![0u16; span]];
+        let mut cell = [[0u16; MAX_BITS]; 2];
         for s in 1..=g.squares {
             let f = g.bit_of(s) as usize;
             for (side, frame_sq) in [(0, s), (1, g.rotate_square(s))] {

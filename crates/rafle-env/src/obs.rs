@@ -35,13 +35,25 @@
 //! that step on it shows in plane 1.
 
 use crate::action::Tables;
-use rafle_core::{Bitboard, Bits, Color, Variant};
+use rafle_core::{Bitboard, Bits, Color, Variant, MAX_BITS};
 
 /// Number of observation planes (see the table above).
 pub const NUM_PLANES: usize = 8;
 
 /// Index of the first constant plane (no progress); the repetition plane follows.
 pub const CONSTANT_PLANES: usize = 6;
+
+/// Calls `f` with each set bit of `bb` (below `MAX_BITS`), one 64-bit half
+/// at a time: the boards up to 10x10 have no high half, and 64-bit bit
+/// scans are cheaper than 128-bit ones.
+#[inline(always)]
+fn for_each_bit(bb: Bitboard, mut f: impl FnMut(usize)) {
+    for (half, word) in [(0, bb as u64), (64, (bb >> 64) as u64)] {
+        for b in Bits(word) {
+            f((half + b as usize) & (MAX_BITS - 1));
+        }
+    }
+}
 
 /// Shape `[NUM_PLANES, N, N]` of one observation.
 pub(crate) fn observation_shape(v: Variant) -> [usize; 3] {
@@ -83,9 +95,7 @@ impl ObsBoard {
     fn for_each_one(&self, t: &Tables, nn: usize, mut f: impl FnMut(usize)) {
         let cell = &t.cell[self.side.index()];
         for (p, &bb) in self.planes.iter().enumerate() {
-            for b in Bits(bb) {
-                f(p * nn + cell[b as usize] as usize);
-            }
+            for_each_bit(bb, |b| f(p * nn + cell[b] as usize));
         }
     }
 
@@ -118,12 +128,8 @@ impl ObsBoard {
                 (old, new)
             };
             let plane = &mut out[p * nn..(p + 1) * nn];
-            for b in Bits(gone) {
-                plane[cell_old[b as usize] as usize] = 0.0;
-            }
-            for b in Bits(come) {
-                plane[cell_new[b as usize] as usize] = 1.0;
-            }
+            for_each_bit(gone, |b| plane[cell_old[b] as usize] = 0.0);
+            for_each_bit(come, |b| plane[cell_new[b] as usize] = 1.0);
         }
         for (k, &c) in self.constants.iter().enumerate() {
             if prev.constants[k].to_bits() != c.to_bits() {
