@@ -57,7 +57,7 @@ impl Counters {
     /// Counters after `m` was played from `before`, giving `after`.
     pub fn next<R: Rules>(&self, before: &Position, m: &Move, after: &Position) -> Counters {
         let man_moved = before.kings & bit(m.from) == 0;
-        let crowned = man_moved && after.kings & bit(m.to) != 0;
+        let crowned = man_moved && after.kings & bit(m.to()) != 0;
         let material = if m.is_capture() || crowned {
             0
         } else {

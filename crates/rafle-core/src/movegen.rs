@@ -286,12 +286,12 @@ impl<B: BitWord> CaptureSearch<'_, B> {
             && self
                 .out
                 .iter()
-                .any(|m| m.captured == captured && m.to == to && m.from == from)
+                .any(|m| m.captured == captured && m.to() == to && m.from == from)
         {
             return;
         }
         let mut m = Move::capture(self.from, &self.path[..depth], captured);
-        m.crowned = self.crowned;
+        m.set_crowned(self.crowned);
         self.out.push(m);
     }
 

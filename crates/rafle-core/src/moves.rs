@@ -12,46 +12,48 @@ pub const MAX_JUMPS: usize = 30;
 ///
 /// Identity (equality, hashing) is (from, to, captured set), as rule B7 of
 /// the rule book says: two capture paths with the same identity are one move.
+///
+/// 48 bytes: the captured set, the start square, the path length with the
+/// crowned flag, and the landing squares (the last one is `to`). Move lists
+/// are copied and scanned in every hot loop, so the size matters.
 #[derive(Clone, Copy, Debug)]
 pub struct Move {
-    pub from: u8,
-    pub to: u8,
-    /// Number of landing squares in `path` (1 for a quiet move).
-    len: u8,
-    /// Landing squares in order; `path[len - 1] == to`.
-    path: [u8; MAX_JUMPS],
     /// Bitboard of the captured pieces (0 for a quiet move).
     pub captured: Bitboard,
-    /// A man crowned on the far row during its capture, which it went on as
-    /// a king (russian, rule R4); it ends the move a king wherever it lands.
-    pub crowned: bool,
+    pub from: u8,
+    /// Number of landing squares in `path` (1 for a quiet move), and
+    /// [`Move::CROWNED`].
+    len: u8,
+    /// Landing squares in order; `path[len - 1]` is where the move ends.
+    path: [u8; MAX_JUMPS],
 }
 
 impl PartialEq for Move {
     fn eq(&self, o: &Move) -> bool {
-        self.from == o.from && self.to == o.to && self.captured == o.captured
+        self.from == o.from && self.to() == o.to() && self.captured == o.captured
     }
 }
 impl Eq for Move {}
 impl std::hash::Hash for Move {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        (self.from, self.to, self.captured).hash(h)
+        (self.from, self.to(), self.captured).hash(h)
     }
 }
 
 impl Move {
+    /// The bit of `len` that marks a man crowned mid-capture.
+    const CROWNED: u8 = 0x80;
+
     /// A quiet (non-capturing) move between two bit indices.
     #[inline]
     pub fn quiet(from: u32, to: u32) -> Move {
         let mut path = [0; MAX_JUMPS];
         path[0] = to as u8;
         Move {
+            captured: 0,
             from: from as u8,
-            to: to as u8,
             len: 1,
             path,
-            captured: 0,
-            crowned: false,
         }
     }
 
@@ -61,13 +63,35 @@ impl Move {
         let mut path = [0; MAX_JUMPS];
         path[..landings.len()].copy_from_slice(landings);
         Move {
+            captured,
             from: from as u8,
-            to: landings[landings.len() - 1],
             len: landings.len() as u8,
             path,
-            captured,
-            crowned: false,
         }
+    }
+
+    /// The square (bit index) where the move ends.
+    #[inline(always)]
+    pub fn to(&self) -> u8 {
+        self.path[self.num_landings() - 1]
+    }
+
+    #[inline(always)]
+    fn num_landings(&self) -> usize {
+        (self.len & !Move::CROWNED) as usize
+    }
+
+    /// A man crowned on the far row during its capture, which it went on as
+    /// a king (russian, rule R4); it ends the move a king wherever it lands.
+    #[inline(always)]
+    pub fn crowned(&self) -> bool {
+        self.len & Move::CROWNED != 0
+    }
+
+    /// Marks the move as [`Move::crowned`] (or not).
+    #[inline]
+    pub fn set_crowned(&mut self, crowned: bool) {
+        self.len = self.len & !Move::CROWNED | if crowned { Move::CROWNED } else { 0 };
     }
 
     /// The captured set folded into 64 bits, for tables that keep a move's
@@ -92,7 +116,7 @@ impl Move {
     /// Landing squares (bit indices), the last one being `to`.
     #[inline]
     pub fn landings(&self) -> &[u8] {
-        &self.path[..self.len as usize]
+        &self.path[..self.num_landings()]
     }
 
     pub fn from_square(&self, g: &Geometry) -> usize {
@@ -100,7 +124,7 @@ impl Move {
     }
 
     pub fn to_square(&self, g: &Geometry) -> usize {
-        g.square_of(self.to as u32)
+        g.square_of(self.to() as u32)
     }
 
     /// Captured squares, ascending.

@@ -100,7 +100,7 @@ pub fn parse_move(v: Variant, pos: &Position, legal: &[Move], text: &str) -> Res
     let to = g.bit_of(*path.last().unwrap_or(&path[0])) as u8;
     let cands: Vec<&Move> = legal
         .iter()
-        .filter(|m| m.from == from && m.to == to && m.is_capture() == capture)
+        .filter(|m| m.from == from && m.to() == to && m.is_capture() == capture)
         .collect();
     if cands.is_empty() {
         return Err(Error::IllegalMove(text.trim().to_string()));

@@ -149,7 +149,7 @@ impl Position {
         // In the variant's own word (`Rules::Word`), like the move generator.
         let w = R::Word::narrow;
         let from = R::Word::bit(m.from as u32);
-        let to = R::Word::bit(m.to as u32);
+        let to = R::Word::bit(m.to() as u32);
         let captured = w(m.captured);
         let mut kings = w(self.kings);
         let was_king = (kings & from).any();
@@ -164,7 +164,7 @@ impl Position {
         *own = own_now.widen();
         *opp = opp_now.widen();
         kings &= !(captured | from);
-        if was_king || m.crowned || (to & w(R::GEO.promotion_row(side))).any() {
+        if was_king || m.crowned() || (to & w(R::GEO.promotion_row(side))).any() {
             kings |= to;
         }
         self.kings = kings.widen();
@@ -180,7 +180,7 @@ impl Position {
                     0
                 };
                 KingRun {
-                    bit: m.to,
+                    bit: m.to(),
                     moves: (before + 1).min(R::KING_MOVE_LIMIT),
                 }
             } else {
@@ -260,9 +260,9 @@ pub fn zobrist_after(mut key: u64, before: &Position, m: &Move, after: &Position
         Color::Black => 2,
     };
     let from_king = (before.kings >> m.from & 1) as usize;
-    let to_king = (after.kings >> m.to & 1) as usize;
+    let to_king = (after.kings >> m.to() & 1) as usize;
     key ^= ZOBRIST[own + from_king][m.from as usize];
-    key ^= ZOBRIST[own + to_king][m.to as usize];
+    key ^= ZOBRIST[own + to_king][m.to() as usize];
     for b in Bits(m.captured) {
         key ^= ZOBRIST[2 - own + (before.kings >> b & 1) as usize][b as usize];
     }

@@ -29,7 +29,7 @@ fn check_short_form(g: &Game, m: &Move) {
     let same_ends: Vec<&Move> = g
         .legal_moves()
         .iter()
-        .filter(|o| o.from == m.from && o.to == m.to && o.is_capture())
+        .filter(|o| o.from == m.from && o.to() == m.to() && o.is_capture())
         .collect();
     let got = g.parse_move(&short);
     if let Some(single) = same_ends.iter().find(|o| o.landings().len() == 1) {

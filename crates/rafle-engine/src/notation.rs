@@ -303,7 +303,7 @@ mod tests {
                 let legal = game.legal_moves();
                 for (i, a) in legal.iter().enumerate() {
                     for b in &legal[i + 1..] {
-                        if a.from == b.from && a.to == b.to {
+                        if a.from == b.from && a.to() == b.to() {
                             found += 1;
                             let (wa, wb) = (WireMove::of(v, a), WireMove::of(v, b));
                             assert_ne!(wa.to_hub(), wb.to_hub());

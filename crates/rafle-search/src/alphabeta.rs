@@ -187,7 +187,7 @@ struct Search<'a, R: Rules> {
 }
 
 fn ident(m: &Move) -> (u8, u8, u64) {
-    (m.from, m.to, m.captured_key())
+    (m.from, m.to(), m.captured_key())
 }
 
 /// Scores as stored in the table are relative to the node, not the root.
@@ -325,7 +325,7 @@ impl<R: Rules> Search<'_, R> {
             return 1 << 40 | (m.num_captured() as i64) << 20;
         }
         let crowns =
-            pos.kings & bit(m.from) == 0 && bit(m.to) & R::GEO.promotion_row(pos.side) != 0;
+            pos.kings & bit(m.from) == 0 && bit(m.to()) & R::GEO.promotion_row(pos.side) != 0;
         if crowns {
             return 1 << 39;
         }
@@ -335,7 +335,7 @@ impl<R: Rules> Search<'_, R> {
         if self.killers[ply][1] == Some(id) {
             return 1 << 37;
         }
-        self.history[m.from as usize * MAX_BITS + m.to as usize] as i64
+        self.history[m.from as usize * MAX_BITS + m.to() as usize] as i64
     }
 
     /// Searches `pos`, the current node of `self.draws`.
@@ -444,7 +444,7 @@ impl<R: Rules> Search<'_, R> {
                         self.killers[ply][1] = self.killers[ply][0];
                         self.killers[ply][0] = Some(id);
                     }
-                    let h = &mut self.history[m.from as usize * MAX_BITS + m.to as usize];
+                    let h = &mut self.history[m.from as usize * MAX_BITS + m.to() as usize];
                     *h = h.saturating_add((depth.max(1) * depth.max(1)) as u32);
                 }
                 break;

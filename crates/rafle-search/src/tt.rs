@@ -87,7 +87,7 @@ impl TransTable {
                 to: if keep_move {
                     e.to
                 } else {
-                    best.map_or(0, |m| m.to)
+                    best.map_or(0, |m| m.to())
                 },
                 generation,
                 has_move: if keep_move {

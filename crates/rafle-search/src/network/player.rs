@@ -203,7 +203,7 @@ mod tests {
             let back = *g
                 .legal_moves()
                 .iter()
-                .find(|l| l.from == m.to && l.to == m.from && !l.is_capture())?;
+                .find(|l| l.from == m.to() && l.to() == m.from && !l.is_capture())?;
             g.play(&back).ok()?;
         }
         Some(g)
