@@ -15,7 +15,8 @@
 //!
 //!   num_actions = S * D * R  (S playable squares: N*N/2, or N*N for turkish)
 //!               ->  32*4*7 = 896 on 8x8, 50*4*9 = 1800 on 10x10,
-//!                   50*8*9 = 3600 for frisian, 64*4*7 = 1792 for turkish
+//!                   50*8*9 = 3600 for frisian, 64*4*7 = 1792 for turkish,
+//!                   72*4*11 = 3168 on 12x12 (canadian)
 //!
 //!   Mover's frame, 8x8 (sq = PDN square - 1, after the half turn for Black):
 //!
