@@ -44,7 +44,7 @@ pub type Bitboard = u128;
 /// The bitboard of the one bit index `i`.
 #[inline(always)]
 pub fn bit(i: impl Into<u32>) -> Bitboard {
-    1 << i.into()
+    Bitboard::bit(i.into())
 }
 
 /// Bit indices any board uses are below this (12x12: 77 bits).

@@ -1,6 +1,6 @@
 //! Positions: three bitboards and the side to move.
 
-use crate::board::{BitWord, Bitboard, Bits, Geometry, MAX_BITS};
+use crate::board::{bit, BitWord, Bitboard, Bits, Geometry, MAX_BITS};
 use crate::moves::Move;
 use crate::types::Color;
 use crate::variant::{Rules, Variant};
@@ -107,7 +107,7 @@ impl Position {
 
     /// The piece on 1-based square `s`, if any.
     pub fn piece_at(&self, g: &Geometry, s: usize) -> Option<Piece> {
-        let b = Bitboard::bit(g.bit_of(s));
+        let b = bit(g.bit_of(s));
         let king = self.kings & b != 0;
         let color = if self.white & b != 0 {
             Color::White
@@ -125,7 +125,7 @@ impl Position {
 
     /// Puts `p` on square `s` (replacing what was there).
     pub fn set(&mut self, g: &Geometry, s: usize, p: Option<Piece>) {
-        let b = Bitboard::bit(g.bit_of(s));
+        let b = bit(g.bit_of(s));
         self.white &= !b;
         self.black &= !b;
         self.kings &= !b;
@@ -212,7 +212,7 @@ impl Position {
         }
         let run = self.king_runs[self.side.index()];
         if run.moves >= R::KING_MOVE_LIMIT && self.own() & !self.kings != 0 {
-            Bitboard::bit(run.bit as u32)
+            bit(run.bit)
         } else {
             0
         }
