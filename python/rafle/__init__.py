@@ -123,7 +123,7 @@ naming the problem (the evaluator's own exception as it was); Ctrl-C stops
 a long call. The GIL is released during tree work.
 """
 
-from rafle._rafle import END_REASONS, SMALL_BATCH, VARIANTS, Game, VecEnv
+from rafle._rafle import END_REASONS, SMALL_BATCH, VARIANTS, Game, Tablebase, VecEnv
 from rafle.agents import MatchResult, NetworkAgent, Player, SearchResult, SelfPlay, evaluate, search
 from rafle.pdn import PdnGame, pdn_samples, read_pdn
 
@@ -133,6 +133,7 @@ __all__ = [
     "VARIANTS",
     "Game",
     "VecEnv",
+    "Tablebase",
     "Player",
     "NetworkAgent",
     "evaluate",

@@ -18,6 +18,7 @@ __all__ = [
     "SMALL_BATCH",
     "SearchResult",
     "SelfPlay",
+    "Tablebase",
     "SpecPlayer",
     "VARIANTS",
     "VecEnv",
@@ -142,6 +143,26 @@ class VecEnv:
     ) -> None: ...
 
 @final
+class Tablebase:
+    """The endgame tables of one variant in one folder (``rafle egtb build``).
+    ``probe(game)`` -> ("win" | "draw" | "loss", plies) for the side to move;
+    ``best_moves(game)`` the moves that keep that value, best first;
+    ``move_values(game)`` every legal move with its value. A missing table,
+    a position outside the tables or another variant's tables is a ValueError."""
+
+    def __new__(cls, variant: str, dir: str | PathLike[str]) -> Tablebase: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def dir(self) -> str: ...
+    @property
+    def max_pieces(self) -> int: ...
+    def covers(self, game: Game) -> bool: ...
+    def probe(self, game: Game) -> tuple[str, int]: ...
+    def best_moves(self, game: Game) -> list[str]: ...
+    def move_values(self, game: Game) -> list[tuple[str, str, int]]: ...
+
+@final
 class SpecPlayer:
     """A player of a CLI spec that needs no network (random, greedy, alphabeta:D, uct:N),
     or an engine (hub:<command line>, dxp:<host>:<port>) with its level, parameters,
@@ -157,6 +178,7 @@ class SpecPlayer:
         params: Sequence[tuple[str, str]] | None = None,
         timeout: float = 60.0,
         concurrency: int = 1,
+        egtb: str | PathLike[str] | Tablebase | None = None,
     ) -> SpecPlayer: ...
     @property
     def spec(self) -> str: ...
@@ -278,6 +300,8 @@ class SelfPlay:
         opening_plies: int = 0,
         value_target_search: float = 0.0,
         seed: int = 0,
+        egtb: str | PathLike[str] | Tablebase | None = None,
+        egtb_play_on: bool = False,
         **knobs: Any,
         ) -> SelfPlay: ...
     @staticmethod
@@ -316,6 +340,8 @@ def evaluate(
     threads: int | None = None,
     progress: bool = True,
     max_forfeits: int = 5,
+    egtb: str | PathLike[str] | Tablebase | None = None,
+    adjudicate: bool = False,
 ) -> MatchResult: ...
 def search(
     env: VecEnv,

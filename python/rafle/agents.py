@@ -55,6 +55,11 @@ class Player:
     crashes, stalls, sends garbage or an illegal move loses that game in a
     match; ``choose`` raises RuntimeError then.
 
+    ``egtb`` (a folder of endgame tables or a ``rafle.Tablebase``) lets
+    alpha-beta and UCT take the tables' exact values where they cover a
+    position; the spec ``egtb`` plays perfectly inside the tables and as
+    ``alphabeta:4`` outside them, and needs them.
+
     ``choose(game)`` returns a legal move of a ``rafle.Game`` in path
     notation. An unknown or malformed spec, variant or level is a
     ValueError naming it.
@@ -71,6 +76,7 @@ class Player:
         params: Optional[Mapping[str, Any]] = None,
         timeout: float = 60.0,
         concurrency: int = 1,
+        egtb: Union[str, Path, "_rafle.Tablebase", None] = None,
     ) -> None:
         self.device = device
         if variant not in _rafle.VARIANTS:
@@ -82,11 +88,14 @@ class Player:
         self.params = dict(params or {})
         self.timeout = timeout
         self.concurrency = concurrency
+        self.egtb = str(egtb) if isinstance(egtb, Path) else egtb
         model = _rafle.model_spec(spec)
         self._native: Union[SpecPlayer, NetworkAgent]
         if model is None:
             engine = {"level": level, "params": [(str(k), _param(v)) for k, v in self.params.items()]}
-            self._native = SpecPlayer(spec, variant, seed, timeout=timeout, concurrency=concurrency, **engine)
+            self._native = SpecPlayer(
+                spec, variant, seed, timeout=timeout, concurrency=concurrency, egtb=self.egtb, **engine
+            )
         else:
             kind, target, sims = model
             path = ZOO / f"{target}.safetensors" if kind == "zoo" else Path(target)
@@ -108,7 +117,8 @@ class Player:
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from its spec and seed (a search's caches start afresh; an
         # engine is started again).
-        engine = (self.level, self.params, self.timeout, self.concurrency)
+        egtb = self.egtb.dir if isinstance(self.egtb, _rafle.Tablebase) else self.egtb
+        engine = (self.level, self.params, self.timeout, self.concurrency, egtb)
         return (_player, (self.spec, self.variant, self.seed, self.device, engine))
 
     def __repr__(self) -> str:
@@ -121,9 +131,11 @@ def _param(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def _player(spec: str, variant: str, seed: int, device: str, engine: tuple[Any, ...] = (None, None, 60.0, 1)) -> Player:
-    level, params, timeout, concurrency = engine
-    return Player(spec, variant, seed, device=device, level=level, params=params, timeout=timeout, concurrency=concurrency)
+def _player(spec: str, variant: str, seed: int, device: str, engine: tuple[Any, ...] = (None, None, 60.0, 1, None)) -> Player:
+    level, params, timeout, concurrency, egtb = (tuple(engine) + (None,))[:5]
+    return Player(
+        spec, variant, seed, device=device, level=level, params=params, timeout=timeout, concurrency=concurrency, egtb=egtb
+    )
 
 
 def _model_agent(spec: str, path: Path, sims: Optional[int], variant: str, seed: int, device: str) -> NetworkAgent:
@@ -189,6 +201,8 @@ def evaluate(
     threads: Optional[int] = None,
     progress: bool = True,
     max_forfeits: int = 5,
+    egtb: Union[str, Path, "_rafle.Tablebase", None] = None,
+    adjudicate: bool = False,
 ) -> MatchResult:
     """Plays ``games`` games of ``a`` against ``b`` as ``rafle eval`` does and
     returns the result for ``a``.
@@ -210,6 +224,12 @@ def evaluate(
     string: one); a game an engine forfeits (crash, time, garbage, illegal
     move) is its loss, the reason in ``pdn`` and ``table``, and
     ``max_forfeits`` forfeits in a row stop the match with RuntimeError.
+
+    ``egtb`` (a folder of endgame tables or a ``rafle.Tablebase``): spec
+    players and network sides take the tables' exact values where they
+    cover a position (the spec ``egtb`` plays by them); with ``adjudicate``
+    a game that reaches the tables ends with their result (termination
+    ``"tablebase"``).
     """
     return _rafle.evaluate(
         _native(a, variant, seed),
@@ -225,4 +245,6 @@ def evaluate(
         threads=threads,
         progress=progress,
         max_forfeits=max_forfeits,
+        egtb=str(egtb) if isinstance(egtb, Path) else egtb,
+        adjudicate=adjudicate,
     )

@@ -48,12 +48,15 @@ pub enum EndReason {
     EngineFailure,
     /// An engine player sent what its protocol does not allow.
     ProtocolError,
+    /// The game reached the endgame tables and ended with their result (an
+    /// arena's adjudication, not a rule of the game).
+    Tablebase,
 }
 
 impl EndReason {
     /// Every reason, in code order (`ALL[r.code()] == r`; codes never change
     /// meaning, new reasons go at the end).
-    pub const ALL: [EndReason; 12] = [
+    pub const ALL: [EndReason; 13] = [
         EndReason::NoLegalMove,
         EndReason::Repetition,
         EndReason::NoProgress,
@@ -66,6 +69,7 @@ impl EndReason {
         EndReason::TimeForfeit,
         EndReason::EngineFailure,
         EndReason::ProtocolError,
+        EndReason::Tablebase,
     ];
 
     /// The index in [`EndReason::ALL`].
@@ -73,9 +77,10 @@ impl EndReason {
         self as u8
     }
 
-    /// Ended by a rule of the game (not a forfeit or a cap).
+    /// Ended by a rule of the game (not a forfeit, a cap or an
+    /// adjudication by the tables).
     pub fn by_rule(self) -> bool {
-        !self.is_forfeit() && self != EndReason::MaxPlies
+        !self.is_forfeit() && !matches!(self, EndReason::MaxPlies | EndReason::Tablebase)
     }
 
     /// A player lost by failing to move (an illegal move, or an engine's
@@ -104,6 +109,7 @@ impl EndReason {
             EndReason::TimeForfeit => "time forfeit",
             EndReason::EngineFailure => "engine failure",
             EndReason::ProtocolError => "protocol error",
+            EndReason::Tablebase => "tablebase",
         }
     }
 }

@@ -33,7 +33,7 @@ pub mod pool;
 pub use level::Level;
 
 use rafle_core::Variant;
-use rafle_search::{Player, PlayerFactory, SpecError};
+use rafle_search::{Player, PlayerFactory, PlayerOptions, SpecError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -183,9 +183,20 @@ pub fn parse_player(
     variant: Variant,
     opts: &EngineOptions,
 ) -> Result<PlayerFactory, SpecError> {
+    parse_player_with(spec, variant, opts, &PlayerOptions::default())
+}
+
+/// [`parse_player`] with what rafle's own players may use besides their
+/// spec (endgame tables: [`PlayerOptions`]).
+pub fn parse_player_with(
+    spec: &str,
+    variant: Variant,
+    opts: &EngineOptions,
+    players: &PlayerOptions,
+) -> Result<PlayerFactory, SpecError> {
     match engine_spec(spec) {
         Some(engine) => engine_player(spec, engine?, variant, opts),
-        None => rafle_search::parse_player(spec, variant),
+        None => rafle_search::parse_player_with(spec, variant, players),
     }
 }
 

@@ -171,6 +171,11 @@ impl Env {
         self.chain_len > 0
     }
 
+    /// Steps taken so far by the pending chain (0 without chain).
+    pub fn chain_steps(&self) -> usize {
+        self.chain_len as usize
+    }
+
     /// Pieces jumped so far by the pending chain (bitboard; 0 without chain).
     pub fn chain_captured(&self) -> Bitboard {
         self.chain_captured

@@ -62,7 +62,8 @@ fn playable(game: &Game, variant: Variant) -> PyResult<&rafle_core::Game> {
 impl SpecPlayer {
     #[new]
     #[pyo3(signature = (spec, variant, seed = 0, *, level = None, params = None, timeout = 60.0,
-        concurrency = 1))]
+        concurrency = 1, egtb = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         spec: &str,
         variant: &str,
@@ -71,8 +72,12 @@ impl SpecPlayer {
         params: Option<Vec<(String, String)>>,
         timeout: f64,
         concurrency: i64,
+        egtb: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let v = parse_variant(variant)?;
+        let players = rafle_search::PlayerOptions {
+            egtb: crate::tablebase::Tablebase::from_arg(v, egtb)?,
+        };
         let concurrency: usize = count("concurrency", concurrency)?;
         let is_engine = rafle_engine::engine_spec(spec).is_some();
         if !is_engine && (level.is_some() || params.as_ref().is_some_and(|p| !p.is_empty())) {
@@ -93,7 +98,8 @@ impl SpecPlayer {
             timeout: Duration::from_secs_f64(timeout),
             stop: Some(stop.clone()),
         };
-        let factory = rafle_engine::parse_player(spec, v, &opts).map_err(value_error)?;
+        let factory =
+            rafle_engine::parse_player_with(spec, v, &opts, &players).map_err(value_error)?;
         Ok(SpecPlayer {
             spec: spec.trim().to_string(),
             variant: v,
@@ -319,6 +325,7 @@ pub fn side_of(
     variant: Variant,
     slots: &mut Vec<ErrorSlot>,
     engines: &mut Vec<EngineSeat>,
+    players: &rafle_search::PlayerOptions,
 ) -> PyResult<Side> {
     if let Ok(spec) = obj.extract::<String>() {
         if spec.trim().starts_with("model:") {
@@ -336,7 +343,7 @@ pub fn side_of(
             engines.push((stop, 1));
         }
         return Ok(Side::Player(
-            rafle_engine::parse_player(&spec, variant, &opts).map_err(value_error)?,
+            rafle_engine::parse_player_with(&spec, variant, &opts, players).map_err(value_error)?,
         ));
     }
     if let Ok(p) = obj.cast::<SpecPlayer>() {

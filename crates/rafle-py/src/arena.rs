@@ -112,7 +112,8 @@ fn openings(
 /// Plays a match of `a` against `b` (see the Python docs of rafle.evaluate).
 #[pyfunction]
 #[pyo3(signature = (a, b, *, variant, games = 100, seed = 0, openings = None, opening_plies = 4,
-    max_plies = 400, pdn = None, sprt = None, threads = None, progress = true, max_forfeits = 5))]
+    max_plies = 400, pdn = None, sprt = None, threads = None, progress = true, max_forfeits = 5,
+    egtb = None, adjudicate = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     py: Python<'_>,
@@ -129,8 +130,19 @@ pub fn evaluate(
     threads: Option<i64>,
     progress: bool,
     max_forfeits: i64,
+    egtb: Option<&Bound<'_, PyAny>>,
+    adjudicate: bool,
 ) -> PyResult<MatchResult> {
     let v = parse_variant(variant)?;
+    let tables = crate::tablebase::Tablebase::from_arg(v, egtb)?;
+    if adjudicate && tables.is_none() {
+        return Err(value_error(
+            "adjudicate=True needs egtb= (the tables that adjudicate)",
+        ));
+    }
+    let players = rafle_search::PlayerOptions {
+        egtb: tables.clone(),
+    };
     let games: usize = count("games", games)?;
     let opening_plies: usize = count("opening_plies", opening_plies)?;
     let max_plies: usize = count("max_plies", max_plies)?;
@@ -156,8 +168,8 @@ pub fn evaluate(
         }
     };
     let (mut slots, mut engines) = (Vec::new(), Vec::new());
-    let side_a = side_of(a, v, &mut slots, &mut engines)?;
-    let side_b = side_of(b, v, &mut slots, &mut engines)?;
+    let side_a = side_of(a, v, &mut slots, &mut engines, &players)?;
+    let side_b = side_of(b, v, &mut slots, &mut engines, &players)?;
     if max_forfeits == 0 {
         return Err(value_error("max_forfeits must be at least 1"));
     }
@@ -178,6 +190,8 @@ pub fn evaluate(
         openings: self::openings(v, openings)?,
         stop: None,
         max_forfeits,
+        egtb: tables,
+        adjudicate,
     };
     let result = interruptible_also(py, &flags, |stop| {
         cfg.stop = Some(stop.clone());

@@ -17,6 +17,7 @@ mod raster;
 mod search;
 mod selfplay;
 mod settings;
+mod tablebase;
 mod training;
 mod vec_env;
 
@@ -35,6 +36,7 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<arena::MatchResult>()?;
     m.add_class::<search::SearchResult>()?;
     m.add_class::<selfplay::SelfPlay>()?;
+    m.add_class::<tablebase::Tablebase>()?;
     m.add_function(wrap_pyfunction!(arena::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::load_config, m)?)?;

@@ -5,6 +5,7 @@ use crate::errors::{count, count_opt, parse_variant, value_error};
 use crate::evaluator::{check_callable, raise, Kind, PyEvaluator};
 use crate::interrupt::interruptible;
 use crate::settings::{from_object, object, search_params, to_py};
+use crate::tablebase::Tablebase;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -13,6 +14,7 @@ use rafle_search::network::SearchParams;
 use rafle_train::config::{Config, SelfPlayConfig};
 use rafle_train::sample::{Dense, Sample};
 use rafle_train::selfplay::{SelfPlay as Games, SelfPlayStats};
+use std::sync::Arc;
 
 /// Games of self-play in lockstep, searching with a Python network.
 /// `search` is a `[search]` table (a dict; its fields are documented in
@@ -40,6 +42,7 @@ impl SelfPlay {
         selfplay: SelfPlayConfig,
         value_target_search: f64,
         seed: u64,
+        tables: (Option<Arc<rafle_egtb::Tablebase>>, bool),
     ) -> PyResult<SelfPlay> {
         check_callable(&evaluator)?;
         search.validate("").map_err(value_error)?;
@@ -47,7 +50,9 @@ impl SelfPlay {
         if !(0.0..=1.0).contains(&value_target_search) {
             return Err(value_error("value_target_search must be in [0, 1]"));
         }
-        let games = Games::new(&search, &selfplay, variant, seed).map_err(value_error)?;
+        let games = Games::new(&search, &selfplay, variant, seed)
+            .map_err(value_error)?
+            .with_tables(tables.0, tables.1);
         Ok(SelfPlay {
             games,
             evaluator: PyEvaluator::new(evaluator.unbind(), Kind::Network, variant),
@@ -99,7 +104,7 @@ impl SelfPlay {
     #[new]
     #[pyo3(signature = (variant, evaluator, num_games = 256, simulations = None, *,
         search = None, max_plies = None, opening_plies = 0, value_target_search = 0.0,
-        seed = 0, **knobs))]
+        seed = 0, egtb = None, egtb_play_on = false, **knobs))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         variant: &str,
@@ -111,9 +116,12 @@ impl SelfPlay {
         opening_plies: i64,
         value_target_search: f64,
         seed: u64,
+        egtb: Option<&Bound<'_, PyAny>>,
+        egtb_play_on: bool,
         knobs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let v = parse_variant(variant)?;
+        let tables = Tablebase::from_arg(v, egtb)?;
         let num_games: usize = count("num_games", num_games)?;
         let simulations: Option<usize> = count_opt("simulations", simulations)?;
         let max_plies: Option<u32> = count_opt("max_plies", max_plies)?;
@@ -125,7 +133,15 @@ impl SelfPlay {
             opening_plies,
             ..SelfPlayConfig::default()
         };
-        SelfPlay::build(v, evaluator, search, selfplay, value_target_search, seed)
+        SelfPlay::build(
+            v,
+            evaluator,
+            search,
+            selfplay,
+            value_target_search,
+            seed,
+            (tables, egtb_play_on),
+        )
     }
 
     /// Self-play as a `rafle train` config says (a TOML file, or the dict
@@ -139,6 +155,13 @@ impl SelfPlay {
         seed: Option<u64>,
     ) -> PyResult<Self> {
         let cfg = config_of(config)?;
+        let tables = match cfg.egtb.dir() {
+            Some(d) => Some(Arc::new(
+                rafle_egtb::Tablebase::open(cfg.variant(), d)
+                    .map_err(|e| value_error(format!("egtb.dir: {e}")))?,
+            )),
+            None => None,
+        };
         SelfPlay::build(
             cfg.variant(),
             evaluator,
@@ -146,6 +169,7 @@ impl SelfPlay {
             cfg.selfplay.clone(),
             cfg.train.value_target_search,
             seed.unwrap_or(cfg.run.seed),
+            (tables, cfg.egtb.play_on),
         )
     }
 

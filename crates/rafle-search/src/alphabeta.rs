@@ -12,15 +12,22 @@
 //! position that repeats one of the game or of the path (since the last
 //! irreversible move) scores as a draw at its second occurrence, and the
 //! variant's other draw rules apply through [`outcome_of`].
+//!
+//! With endgame tables ([`AlphaBeta::with_tables`]) a node the tables cover
+//! scores their exact value (a win or loss at its distance), and a covered
+//! root plays their move without a search.
 
 use crate::eval::evaluate;
+use crate::tables::{self, Tables};
 use crate::tt::{Bound, TransTable};
 use crate::{Budget, Forfeit, Player, SearchInfo};
 use rafle_core::draws::outcome_of;
 use rafle_core::movegen::{generate, has_capture};
 use rafle_core::rng::Rng;
 use rafle_core::{bit, DrawState, Game, Move, MoveList, Position, Rules, Variant, MAX_BITS};
+use rafle_egtb::Value;
 use smallvec::SmallVec;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Score of a won position, less the plies to reach it.
@@ -76,6 +83,9 @@ pub struct AlphaBeta {
     nodes: u64,
     /// The last search's result (None for a forced move).
     last: Option<SearchResult>,
+    /// Endgame tables: exact values at the nodes they cover, their move at
+    /// a covered root.
+    tables: Option<Arc<Tables>>,
 }
 
 impl AlphaBeta {
@@ -94,7 +104,14 @@ impl AlphaBeta {
             tt: TransTable::new(TT_LOG2),
             nodes: 0,
             last: None,
+            tables: None,
         }
+    }
+
+    /// Probes `tables` (when given) in every search.
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> AlphaBeta {
+        self.tables = tables;
+        self
     }
 
     pub fn with_name(mut self, name: String) -> AlphaBeta {
@@ -114,6 +131,7 @@ impl AlphaBeta {
                 nodes: 0,
                 deadline: self.limits.time.map(|t| Instant::now() + t),
                 stopped: false,
+                tables: self.tables.as_deref(),
                 _rules: std::marker::PhantomData,
             };
             s.root(game, self.limits, &mut self.rng)
@@ -129,6 +147,14 @@ impl Player for AlphaBeta {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
+        if let Some(m) = self
+            .tables
+            .as_deref()
+            .and_then(|tb| tables::best_move(tb, game, &mut self.rng))
+        {
+            self.last = None;
+            return Ok(m);
+        }
         Ok(match game.legal_moves() {
             [only] => {
                 self.last = None;
@@ -183,6 +209,7 @@ struct Search<'a, R: Rules> {
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    tables: Option<&'a Tables>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -365,6 +392,13 @@ impl<R: Rules> Search<'_, R> {
                 None => 0,
                 Some(c) if c == pos.side => WIN - ply as i32,
                 Some(_) => -(WIN - ply as i32),
+            };
+        }
+        if let Some(v) = self.tables.and_then(|tb| tables::probe(tb, pos)) {
+            return match v {
+                Value::Draw => 0,
+                Value::Win(d) => WIN - (ply as i32 + d as i32),
+                Value::Loss(d) => -(WIN - (ply as i32 + d as i32)),
             };
         }
         let capturing = moves[0].is_capture();

@@ -16,7 +16,14 @@
 //! alphabeta:t=0.5s  the same, 0.5 s per move (also t=200ms)
 //! uct:400           plain UCT with random rollouts, 400 simulations per move
 //!                   (`mcts:400` is accepted as an alias)
+//! egtb              perfect inside the endgame tables, alphabeta:4 outside
+//!                   (needs tables: `PlayerOptions::egtb`)
 //! ```
+//!
+//! With endgame tables ([`PlayerOptions::egtb`], [`tables`]) alpha-beta and
+//! UCT take the tables' value at every node they cover and play the tables'
+//! move at a covered root; the network search does the same through
+//! [`network::Search::with_tables`].
 //!
 //! Modules: the players ([`random`], [`greedy`], [`alphabeta`] with its
 //! [`eval`] and [`tt`], [`uct`]), [`spec`] (spec strings), [`network`]
@@ -28,10 +35,11 @@ pub mod greedy;
 pub mod network;
 pub mod random;
 pub mod spec;
+pub mod tables;
 pub mod tt;
 pub mod uct;
 
-pub use spec::{parse_player, SpecError};
+pub use spec::{parse_player, parse_player_with, PlayerOptions, SpecError};
 
 use rafle_core::{EndReason, Game, Move};
 use std::sync::Arc;

@@ -4,6 +4,7 @@
 use crate::alphabeta::{AlphaBeta, Limits};
 use crate::greedy::Greedy;
 use crate::random::RandomPlayer;
+use crate::tables::{TablePlayer, Tables};
 use crate::uct::{Uct, UctConfig};
 use crate::{Player, PlayerFactory};
 use rafle_core::Variant;
@@ -24,7 +25,18 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 const KNOWN: &str =
-    "random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N, model:PATH[:sims], zoo:VARIANT[:sims]";
+    "random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N, egtb, model:PATH[:sims], zoo:VARIANT[:sims]";
+
+/// What every player of a match may use besides its spec.
+#[derive(Clone, Debug, Default)]
+pub struct PlayerOptions {
+    /// Endgame tables: alpha-beta and UCT take their values where they
+    /// cover a position; the `egtb` player needs them.
+    pub egtb: Option<Arc<Tables>>,
+}
+
+/// The spec of the player that plays outside the tables for `egtb`.
+pub const EGTB_FALLBACK: &str = "alphabeta:4";
 
 fn err(spec: &str, why: impl fmt::Display) -> SpecError {
     SpecError(format!("player spec {spec:?}: {why} (known: {KNOWN})"))
@@ -135,6 +147,15 @@ pub fn model_spec(spec: &str) -> Option<Result<(Checkpoint, Option<usize>), Spec
 
 /// The factory of the player named by `spec` for `variant`.
 pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecError> {
+    parse_player_with(spec, variant, &PlayerOptions::default())
+}
+
+/// [`parse_player`] with `opts` (endgame tables).
+pub fn parse_player_with(
+    spec: &str,
+    variant: Variant,
+    opts: &PlayerOptions,
+) -> Result<PlayerFactory, SpecError> {
     let s = spec.trim();
     let (kind, args) = match s.split_once(':') {
         Some((k, a)) => (k.trim().to_ascii_lowercase(), Some(a.trim())),
@@ -153,11 +174,34 @@ pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecE
         }
         ("alphabeta" | "ab", Some(a)) => {
             let limits = parse_alphabeta(spec, a)?;
+            let tb = opts.egtb.clone();
             Arc::new(move |seed| {
-                Box::new(AlphaBeta::new(variant, limits, seed).with_name(name.clone()))
-                    as Box<dyn Player>
+                Box::new(
+                    AlphaBeta::new(variant, limits, seed)
+                        .with_name(name.clone())
+                        .with_tables(tb.clone()),
+                ) as Box<dyn Player>
             })
         }
+        ("egtb", None) => {
+            let Some(tb) = opts.egtb.clone() else {
+                return Err(err(
+                    spec,
+                    "the egtb player needs endgame tables (--egtb DIR, or egtb= in Python)",
+                ));
+            };
+            if tb.variant() != variant {
+                return Err(err(
+                    spec,
+                    format!("the tables are {}'s, the game is {variant}", tb.variant()),
+                ));
+            }
+            let fallback = parse_player_with(EGTB_FALLBACK, variant, opts)?;
+            Arc::new(move |seed| {
+                Box::new(TablePlayer::new(tb.clone(), fallback(seed), seed)) as Box<dyn Player>
+            })
+        }
+        ("egtb", Some(_)) => return Err(err(spec, "egtb takes no options")),
         ("uct" | "mcts", Some(a)) => {
             let sims = match a.parse::<u32>() {
                 Ok(n) if (1..=10_000_000).contains(&n) => n,
@@ -172,8 +216,13 @@ pub fn parse_player(spec: &str, variant: Variant) -> Result<PlayerFactory, SpecE
                 simulations: sims,
                 ..UctConfig::default()
             };
+            let tb = opts.egtb.clone();
             Arc::new(move |seed| {
-                Box::new(Uct::new(variant, cfg, seed).with_name(name.clone())) as Box<dyn Player>
+                Box::new(
+                    Uct::new(variant, cfg, seed)
+                        .with_name(name.clone())
+                        .with_tables(tb.clone()),
+                ) as Box<dyn Player>
             })
         }
         ("alphabeta" | "ab" | "uct" | "mcts", None) => {

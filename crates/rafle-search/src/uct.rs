@@ -7,13 +7,18 @@
 //! Values are stored from the point of view of the player who made the move
 //! into the node: 1 win, 0.5 draw, 0 loss. The game's [`DrawState`] goes on
 //! along each simulation (tree path, then rollout), so every draw rule,
-//! threefold repetition included, ends games as in the real game.
+//! threefold repetition included, ends games as in the real game. With
+//! endgame tables ([`Uct::with_tables`]) a node or rollout position they
+//! cover ends the simulation with their exact value.
 
 use crate::eval::piece_values;
+use crate::tables::{self, Tables};
 use crate::{Budget, Forfeit, Player, SearchInfo};
 use rafle_core::movegen::generate;
 use rafle_core::rng::Rng;
 use rafle_core::{Color, DrawState, Game, Goal, Move, MoveList, Position, Rules, Variant};
+use rafle_egtb::Value;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UctConfig {
@@ -43,6 +48,9 @@ pub struct Uct {
     nodes: u64,
     /// Nodes of the last search.
     last_nodes: u64,
+    /// Endgame tables: their value ends a simulation at a covered node or
+    /// rollout position; a covered root plays their move.
+    tables: Option<Arc<Tables>>,
 }
 
 impl Uct {
@@ -54,7 +62,14 @@ impl Uct {
             rng: Rng::new(seed),
             nodes: 0,
             last_nodes: 0,
+            tables: None,
         }
+    }
+
+    /// Probes `tables` (when given) in every search.
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> Uct {
+        self.tables = tables;
+        self
     }
 
     pub fn with_name(mut self, name: String) -> Uct {
@@ -73,9 +88,14 @@ impl Player for Uct {
         if legal.len() == 1 {
             return Ok(legal[0]);
         }
+        let tb = self.tables.as_deref();
+        if let Some(m) = tb.and_then(|tb| tables::best_move(tb, game, &mut self.rng)) {
+            self.last_nodes = 0;
+            return Ok(m);
+        }
         let (m, n) = rafle_core::with_rules!(self.variant, R => {
             let draws = game.draw_state().recent();
-            Tree::<R>::new(*game.position(), draws, self.cfg).run(&mut self.rng)
+            Tree::<R>::new(*game.position(), draws, self.cfg, tb).run(&mut self.rng)
         });
         self.nodes += n;
         self.last_nodes = n;
@@ -117,8 +137,9 @@ struct Node {
     terminal: Option<f64>,
 }
 
-struct Tree<R: Rules> {
+struct Tree<'a, R: Rules> {
     nodes: Vec<Node>,
+    tables: Option<&'a Tables>,
     /// The game's draw state at the root, extended along the current
     /// simulation (its current position is the node or rollout position
     /// being looked at).
@@ -139,10 +160,28 @@ fn terminal_value<R: Rules>(pos: &Position, moves: &MoveList, draws: &DrawState)
         })
 }
 
-impl<R: Rules> Tree<R> {
-    fn new(pos: Position, draws: DrawState, cfg: UctConfig) -> Tree<R> {
+/// The tables' value of `pos` for the player who just moved into it (as
+/// [`terminal_value`]), where they cover it.
+fn table_value(tables: Option<&Tables>, pos: &Position) -> Option<f64> {
+    tables
+        .and_then(|tb| tables::probe(tb, pos))
+        .map(|v| match v {
+            Value::Win(_) => 0.0,
+            Value::Draw => 0.5,
+            Value::Loss(_) => 1.0,
+        })
+}
+
+impl<'a, R: Rules> Tree<'a, R> {
+    fn new(
+        pos: Position,
+        draws: DrawState,
+        cfg: UctConfig,
+        tables: Option<&'a Tables>,
+    ) -> Tree<'a, R> {
         let mut t = Tree {
             nodes: Vec::with_capacity(cfg.simulations as usize + 1),
+            tables,
             draws,
             cfg,
             _rules: std::marker::PhantomData,
@@ -155,7 +194,8 @@ impl<R: Rules> Tree<R> {
     fn push(&mut self, pos: Position, mv: Option<Move>, parent: usize) -> usize {
         let mut moves = MoveList::new();
         generate::<R>(&pos, &mut moves);
-        let terminal = terminal_value::<R>(&pos, &moves, &self.draws);
+        let terminal = terminal_value::<R>(&pos, &moves, &self.draws)
+            .or_else(|| table_value(self.tables, &pos));
         self.nodes.push(Node {
             pos,
             mv,
@@ -248,7 +288,8 @@ impl<R: Rules> Tree<R> {
         let mut moves = MoveList::new();
         for _ in 0..self.cfg.rollout_plies {
             generate::<R>(&pos, &mut moves);
-            if let Some(v) = terminal_value::<R>(&pos, &moves, &self.draws) {
+            let over = terminal_value::<R>(&pos, &moves, &self.draws);
+            if let Some(v) = over.or_else(|| table_value(self.tables, &pos)) {
                 // `v` is for the player who just moved into `pos`.
                 let just_moved = pos.side.opponent();
                 return if just_moved == mover { v } else { 1.0 - v };

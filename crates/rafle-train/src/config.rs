@@ -33,6 +33,32 @@ pub struct Config {
     /// Read by `python -m rafle.distributed` only (`rafle train` ignores it).
     #[serde(default)]
     pub distributed: DistributedConfig,
+    /// Endgame tables in self-play (off without a `dir`).
+    #[serde(default)]
+    pub egtb: EgtbConfig,
+}
+
+/// Endgame tables in self-play: searches take their exact values, and a
+/// game that reaches them ends with their result (or plays on by them, its
+/// positions inside the tables getting their exact value as the target).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EgtbConfig {
+    /// Folder of the tables (`rafle egtb build --variant V --dir D`); empty:
+    /// no tables.
+    #[serde(default)]
+    pub dir: String,
+    /// Play on inside the tables (their moves, no network call) instead of
+    /// ending the game where they begin; either way the result is theirs.
+    #[serde(default)]
+    pub play_on: bool,
+}
+
+impl EgtbConfig {
+    /// The tables' folder, if the run uses tables.
+    pub fn dir(&self) -> Option<&str> {
+        (!self.dir.trim().is_empty()).then_some(self.dir.trim())
+    }
 }
 
 /// What to train and where to write it.

@@ -127,7 +127,9 @@ pub fn iteration_metrics(
 /// average batch, the network's share of self-play time
 /// (`selfplay/nn_share`), the share of leaves answered by a game's earlier
 /// search (`selfplay/cache_share`) and, when games finished, their
-/// average length and draw rate.
+/// average length, draw rate and, with endgame tables, the share of games
+/// they ended (`selfplay/table_end_share`) and of training positions inside
+/// them (`selfplay/table_position_share`).
 pub fn selfplay_metrics(st: &SelfPlayStats, seconds: f64) -> Vec<(&'static str, f64)> {
     let per_s = |x: u64| x as f64 / seconds.max(1e-9);
     let mut out = vec![
@@ -140,6 +142,16 @@ pub fn selfplay_metrics(st: &SelfPlayStats, seconds: f64) -> Vec<(&'static str, 
     if st.games > 0 {
         out.push(("selfplay/game_length", st.plies as f64 / st.games as f64));
         out.push(("selfplay/draw_rate", st.draws as f64 / st.games as f64));
+        out.push((
+            "selfplay/table_end_share",
+            st.table_ends as f64 / st.games as f64,
+        ));
+    }
+    if st.positions > 0 {
+        out.push((
+            "selfplay/table_position_share",
+            st.table_positions as f64 / st.positions as f64,
+        ));
     }
     out
 }

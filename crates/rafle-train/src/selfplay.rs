@@ -19,6 +19,11 @@
 //! expanded, so part of its leaves are answered without the evaluator. The
 //! cache is emptied at the start of every run, since the evaluator's weights
 //! may have changed in between.
+//!
+//! With endgame tables ([`SelfPlay::with_tables`]) the searches take their
+//! exact values, and a game that reaches them ends with their result: every
+//! position of it gets the exact result as its target, and no network call
+//! is spent on an ending the tables know.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -29,9 +34,12 @@ use rafle_env::{Env, EnvConfig, EnvError};
 
 use crate::config::SelfPlayConfig;
 use crate::sample::Sample;
+use rafle_egtb::Value;
 use rafle_search::network::{
     Client, EvalError, Evaluator, LeafSlots, Lockstep, Pick, Request, Search, SearchParams,
 };
+use rafle_search::tables::{self, Tables};
+use std::sync::Arc;
 
 /// Counters of one [`SelfPlay::run`] call (serde: the dict Python's
 /// `SelfPlay.stats` gives, and reads back for [`crate::metrics`]).
@@ -52,6 +60,10 @@ pub struct SelfPlayStats {
     pub nn_seconds: f64,
     pub tree_seconds: f64,
     pub seconds: f64,
+    /// Games that ended where the endgame tables begin, with their result.
+    pub table_ends: u64,
+    /// Training positions inside the tables (their value target exact).
+    pub table_positions: u64,
 }
 
 impl SelfPlayStats {
@@ -69,6 +81,8 @@ impl SelfPlayStats {
         self.nn_seconds += s.nn_seconds;
         self.tree_seconds += s.tree_seconds;
         self.seconds += s.seconds;
+        self.table_ends += s.table_ends;
+        self.table_positions += s.table_positions;
     }
 
     pub fn avg_batch(&self) -> f64 {
@@ -94,6 +108,8 @@ struct Pending {
     player: Color,
     q: f32,
     version: u64,
+    /// The tables' target (0 win, 1 draw, 2 loss) of a position inside them.
+    exact: Option<u8>,
 }
 
 /// Search budgets and settings used by self-play.
@@ -105,6 +121,9 @@ struct Budgets {
     temperature_plies: u32,
     opening_plies: u32,
     params: SearchParams,
+    /// Endgame tables, and whether games play on inside them.
+    tables: Option<Arc<Tables>>,
+    play_on: bool,
 }
 
 /// One game of self-play (a lockstep client).
@@ -122,8 +141,11 @@ struct SelfPlayGame {
     pending: Vec<Pending>,
     /// Finished positions not yet collected.
     out: Vec<Sample>,
-    /// Outcomes of games finished since the last collection: winner, plies.
-    finished: Vec<(Option<Color>, u32)>,
+    /// Outcomes of games finished since the last collection: winner, plies,
+    /// ended by the tables.
+    finished: Vec<(Option<Color>, u32, bool)>,
+    /// Training positions inside the tables since the last collection.
+    table_positions: u64,
 }
 
 impl SelfPlayGame {
@@ -146,6 +168,7 @@ impl SelfPlayGame {
             pending: Vec::new(),
             out: Vec::new(),
             finished: Vec::new(),
+            table_positions: 0,
         };
         g.start_game();
         g.new_search();
@@ -186,8 +209,19 @@ impl SelfPlayGame {
         };
         let rng = Rng::new(self.rng.next_u64());
         let cache = self.search.take_cache().unwrap_or_default();
-        self.search =
-            Search::new(self.env.clone(), budget, b.params.clone(), pick, rng).with_cache(cache);
+        self.search = Search::new(self.env.clone(), budget, b.params.clone(), pick, rng)
+            .with_cache(cache)
+            .with_tables(b.tables.clone());
+    }
+
+    /// The tables' value of the env's position for the player to act, at
+    /// the start of a turn they cover.
+    fn exact(&self) -> Option<Value> {
+        let tb = self.budgets.tables.as_deref()?;
+        if self.env.chain_pending() || self.env.is_done() {
+            return None;
+        }
+        tables::probe(tb, self.env.position())
     }
 
     /// Plays the finished search's move; records the position of a full
@@ -196,26 +230,47 @@ impl SelfPlayGame {
         let r = self.search.result();
         if self.full && !r.forced {
             self.env.write_obs(obs);
+            let exact = self.exact().map(|v| match v {
+                Value::Win(_) => 0,
+                Value::Draw => 1,
+                Value::Loss(_) => 2,
+            });
+            self.table_positions += exact.is_some() as u64;
             self.pending.push(Pending {
                 obs: Sample::quantise(obs),
                 policy: r.policy,
                 player: self.env.to_play(),
                 q: r.value,
                 version: self.version,
+                exact,
             });
         }
         let info = self
             .env
             .step(r.action as usize)
             .expect("search plays legal actions");
-        if info.terminated || info.truncated {
-            let winner = self.env.outcome().and_then(|o| o.winner);
+        // Where the tables begin, the game ends with their result (unless
+        // it plays on by them).
+        let by_tables = if info.terminated || info.truncated || self.budgets.play_on {
+            None
+        } else {
+            self.exact().map(|v| match v {
+                Value::Win(_) => Some(self.env.to_play()),
+                Value::Draw => None,
+                Value::Loss(_) => Some(self.env.to_play().opponent()),
+            })
+        };
+        if info.terminated || info.truncated || by_tables.is_some() {
+            let winner = match by_tables {
+                Some(w) => w,
+                None => self.env.outcome().and_then(|o| o.winner),
+            };
             for p in self.pending.drain(..) {
-                let wdl = match winner {
+                let wdl = p.exact.unwrap_or(match winner {
                     None => 1,
                     Some(w) if w == p.player => 0,
                     Some(_) => 2,
-                };
+                });
                 self.out.push(Sample {
                     obs: p.obs,
                     policy: p.policy,
@@ -224,7 +279,8 @@ impl SelfPlayGame {
                     version: p.version,
                 });
             }
-            self.finished.push((winner, self.env.ply()));
+            self.finished
+                .push((winner, self.env.ply(), by_tables.is_some()));
             self.start_game();
         }
         self.new_search();
@@ -282,6 +338,8 @@ impl SelfPlay {
             temperature_plies: search.temperature_plies,
             opening_plies: selfplay.opening_plies,
             params: search.clone(),
+            tables: None,
+            play_on: false,
         };
         let env_cfg = EnvConfig {
             max_plies: Some(selfplay.max_plies),
@@ -295,6 +353,19 @@ impl SelfPlay {
             games,
             driver: Lockstep::new(variant, budgets.params.leaves_per_round),
         })
+    }
+
+    /// Plays with endgame tables (when given): searches take their exact
+    /// values, and a game ends where they begin with their result, or
+    /// (`play_on`) plays on by them, its positions inside them getting
+    /// their exact value as the target.
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>, play_on: bool) -> SelfPlay {
+        for g in &mut self.games {
+            g.budgets.tables = tables.clone();
+            g.budgets.play_on = play_on;
+            g.new_search();
+        }
+        self
     }
 
     /// Plays until at least `positions` new training positions are finished;
@@ -326,9 +397,11 @@ impl SelfPlay {
             self.driver.round(&mut self.games, &mut [&mut *evaluator])?;
             for g in &mut self.games {
                 samples.append(&mut g.out);
-                for (winner, plies) in g.finished.drain(..) {
+                stats.table_positions += std::mem::take(&mut g.table_positions);
+                for (winner, plies, by_tables) in g.finished.drain(..) {
                     stats.games += 1;
                     stats.plies += plies as u64;
+                    stats.table_ends += by_tables as u64;
                     match winner {
                         Some(Color::White) => stats.white_wins += 1,
                         Some(Color::Black) => stats.black_wins += 1,

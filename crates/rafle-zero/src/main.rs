@@ -46,6 +46,8 @@ enum Command {
     Hub(cli::hub::HubArgs),
     /// Be a DXP engine (follower) listening on a TCP port.
     Dxp(cli::dxp::DxpArgs),
+    /// Endgame tablebases: build, probe, stats.
+    Egtb(cli::egtb::EgtbArgs),
 }
 
 fn run(cmd: Command) -> anyhow::Result<()> {
@@ -63,6 +65,7 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Pdn(a) => cli::pdn::run(a),
         Command::Hub(a) => cli::hub::run(a),
         Command::Dxp(a) => cli::dxp::run(a),
+        Command::Egtb(a) => cli::egtb::run(a),
     }
 }
 

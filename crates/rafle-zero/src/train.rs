@@ -161,7 +161,15 @@ impl Trainer {
             .with_context(|| format!("cannot create {}", dir.display()))?;
         // A resumed run continues with fresh streams: games in flight were lost.
         let seed = cfg.run.seed ^ iteration.wrapping_mul(0x9E37_79B9);
-        let selfplay = SelfPlay::new(&cfg.search, &cfg.selfplay, variant, seed)?;
+        let tables = match cfg.egtb.dir() {
+            Some(d) => Some(std::sync::Arc::new(
+                rafle_egtb::Tablebase::open(variant, d)
+                    .map_err(|e| anyhow::anyhow!("egtb.dir: {e}"))?,
+            )),
+            None => None,
+        };
+        let selfplay = SelfPlay::new(&cfg.search, &cfg.selfplay, variant, seed)?
+            .with_tables(tables, cfg.egtb.play_on);
         let infer = Inference::new(&net, cfg.run.inference_dtype)?;
         Ok(Trainer {
             infer,

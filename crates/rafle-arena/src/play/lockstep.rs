@@ -166,6 +166,8 @@ struct LiveGame {
     chain: SmallVec<[u16; 20]>,
     end: Option<End>,
     max_plies: usize,
+    /// The tables that end a game they cover (`--adjudicate`).
+    adjudicator: Option<std::sync::Arc<rafle_search::tables::Tables>>,
     /// The last request and the colour that made it.
     last: Request,
     last_side: usize,
@@ -191,7 +193,10 @@ impl LiveGame {
                 }
                 Side::Network(n) => (
                     Mover::Network {
-                        mover: Box::new(MoveMaker::new(n.params.clone(), n.simulations, seed)),
+                        mover: Box::new(
+                            MoveMaker::new(n.params.clone(), n.simulations, seed)
+                                .with_tables(cfg.egtb.clone()),
+                        ),
                         evaluator: evaluator_of[player].unwrap_or(0),
                     },
                     n.name.clone(),
@@ -224,6 +229,7 @@ impl LiveGame {
             chain: SmallVec::new(),
             end: None,
             max_plies: cfg.max_plies,
+            adjudicator: cfg.adjudicator().map(|_| cfg.egtb.clone().expect("tables")),
             last: Request::default(),
             last_side: 0,
         }
@@ -276,7 +282,7 @@ impl Client for LiveGame {
             if self.end.is_some() {
                 return Request::default();
             }
-            if let Some(end) = game_end(&self.game, self.max_plies) {
+            if let Some(end) = game_end(&self.game, self.max_plies, self.adjudicator.as_deref()) {
                 self.end = Some(end);
                 continue;
             }

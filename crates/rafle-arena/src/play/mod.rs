@@ -35,7 +35,9 @@ use crate::elo::{Pentanomial, Sprt, SprtDecision, Wdl};
 use indicatif::{ProgressBar, ProgressStyle};
 use rafle_core::rng::Rng;
 use rafle_core::{Color, EndReason, Game, Move, Variant};
+use rafle_egtb::Value;
 use rafle_search::network::{EvalError, EvalStats, SearchParams, SharedEvaluator};
+use rafle_search::tables::Tables;
 use rafle_search::{Player, PlayerFactory};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -70,6 +72,12 @@ pub struct ArenaConfig {
     /// stops: an engine that fails every game is a setup problem, not a
     /// result.
     pub max_forfeits: usize,
+    /// Endgame tables: network sides search with them (players get them
+    /// where they are built, through `PlayerOptions`).
+    pub egtb: Option<Arc<Tables>>,
+    /// With `egtb`: a game whose position the tables cover ends at once
+    /// with their result (`EndReason::Tablebase`).
+    pub adjudicate: bool,
 }
 
 impl ArenaConfig {
@@ -169,6 +177,8 @@ impl Default for ArenaConfig {
             openings: Vec::new(),
             stop: None,
             max_forfeits: 5,
+            egtb: None,
+            adjudicate: false,
         }
     }
 }
@@ -389,12 +399,28 @@ fn opening_game(variant: Variant, opening: &[Move]) -> Game {
 type End = (Option<Color>, EndReason, Option<String>);
 
 /// How a game stands before the next move: over by the rules, adjudicated
-/// at `max_plies`, or going on (None).
-fn game_end(g: &Game, max_plies: usize) -> Option<End> {
+/// by the tables (when `tables` is given) or at `max_plies`, or going on
+/// (None).
+fn game_end(g: &Game, max_plies: usize, tables: Option<&Tables>) -> Option<End> {
     if let Some(o) = g.outcome() {
         return Some((o.winner, o.reason, None));
     }
+    if let Some(v) = tables.and_then(|tb| rafle_search::tables::probe(tb, g.position())) {
+        let winner = match v {
+            Value::Win(_) => Some(g.turn()),
+            Value::Loss(_) => Some(g.turn().opponent()),
+            Value::Draw => None,
+        };
+        return Some((winner, EndReason::Tablebase, None));
+    }
     (g.ply() >= max_plies).then_some((None, EndReason::MaxPlies, None))
+}
+
+impl ArenaConfig {
+    /// The tables that adjudicate, if any.
+    fn adjudicator(&self) -> Option<&Tables> {
+        self.egtb.as_deref().filter(|_| self.adjudicate)
+    }
 }
 
 /// A plain player's move at `g`, played, with its effort; or the end of a
@@ -438,7 +464,7 @@ fn play_game(
     let mut game = opening_game(variant, opening);
     let mut effort = [Effort::default(); 2];
     loop {
-        if let Some(end) = game_end(&game, cfg.max_plies) {
+        if let Some(end) = game_end(&game, cfg.max_plies, cfg.adjudicator()) {
             return Some(Played { game, end, effort });
         }
         if cfg.stopped() {

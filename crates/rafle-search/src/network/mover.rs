@@ -6,8 +6,10 @@
 //! A side's searches hand an [`EvalCache`] on to the next one (the evaluator
 //! stays the same for the life of a `MoveMaker`: one game).
 
+use crate::tables::Tables;
 use rafle_core::rng::Rng;
 use rafle_env::Env;
+use std::sync::Arc;
 
 use super::{EvalCache, LeafSlots, Pick, Search, SearchParams};
 
@@ -31,6 +33,8 @@ pub struct MoveMaker {
     /// Between searches: the last one's cache.
     cache: EvalCache,
     nodes: u64,
+    /// Endgame tables for every search (see [`Search::with_tables`]).
+    tables: Option<Arc<Tables>>,
 }
 
 impl MoveMaker {
@@ -42,7 +46,14 @@ impl MoveMaker {
             search: None,
             cache: EvalCache::new(),
             nodes: 0,
+            tables: None,
         }
+    }
+
+    /// Searches with endgame tables (when given).
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> MoveMaker {
+        self.tables = tables;
+        self
     }
 
     /// Most leaves one step writes.
@@ -67,7 +78,8 @@ impl MoveMaker {
                     Pick::Best,
                     rng,
                 )
-                .with_cache(std::mem::take(&mut self.cache));
+                .with_cache(std::mem::take(&mut self.cache))
+                .with_tables(self.tables.clone());
                 self.search.insert(s)
             }
         };

@@ -60,6 +60,17 @@ impl<E: Evaluator> NetworkPlayer<E> {
         }
     }
 
+    /// Searches with endgame tables (when given): their move at a covered
+    /// position, their value at covered leaves.
+    pub fn with_tables(mut self, tables: Option<std::sync::Arc<crate::tables::Tables>>) -> Self {
+        let mover = std::mem::replace(
+            &mut self.mover,
+            MoveMaker::new(SearchParams::default(), 0, 0),
+        );
+        self.mover = mover.with_tables(tables);
+        self
+    }
+
     /// The move for `game` (in progress), or the evaluator's error.
     pub fn try_choose(&mut self, game: &Game) -> Result<Move, EvalError> {
         let start = Env::from_game(game, EnvConfig::default())

@@ -18,8 +18,10 @@
 //! then still fill a large batch; the later leaves of a round are chosen with
 //! less information than one-at-a-time simulations would have.
 
+use crate::tables::{self, Tables};
 use rafle_core::rng::Rng;
 use rafle_env::Env;
+use std::sync::Arc;
 
 use super::cache::EvalCache;
 use super::tree::Tree;
@@ -82,6 +84,9 @@ pub struct Search {
     forced: Option<u16>,
     /// Answers of the game's earlier searches (see [`Search::with_cache`]).
     cache: Option<EvalCache>,
+    /// The tables' move and value at a root they cover (see
+    /// [`Search::with_tables`]): no search runs.
+    exact: Option<(u16, f32)>,
 }
 
 /// Where one descent from the root ended.
@@ -112,7 +117,26 @@ impl Search {
             rng,
             forced,
             cache: None,
+            exact: None,
         }
+    }
+
+    /// Lets the search use endgame tables: a root they cover takes their
+    /// move (its first step) and value without a search; below the root a
+    /// node they cover is terminal with their value.
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> Search {
+        if let Some(tb) = tables.as_deref() {
+            let root = self.tree.nodes[0]
+                .env
+                .as_ref()
+                .expect("the root keeps its env");
+            if let Some((value, m)) = tables::exact(tb, root) {
+                let step = root.actions_of(&m)[root.chain_steps()];
+                self.exact = Some((step, tables::unit(value)));
+            }
+        }
+        self.tree.tables = tables;
+        self
     }
 
     /// Lets the search answer leaves from `cache` (the game's earlier
@@ -154,7 +178,7 @@ impl Search {
             self.pending.is_empty(),
             "receive comes before the next advance"
         );
-        if self.forced.is_some() {
+        if self.forced.is_some() || self.exact.is_some() {
             return 0;
         }
         if !self.tree.nodes[0].expanded {
@@ -237,6 +261,14 @@ impl Search {
 
     /// The move and policy target of a complete search.
     pub fn result(&mut self) -> SearchOutcome {
+        if let Some((a, value)) = self.exact {
+            return SearchOutcome {
+                action: a,
+                policy: vec![(a, 1.0)],
+                value,
+                forced: self.forced.is_some(),
+            };
+        }
         if let Some(a) = self.forced {
             return SearchOutcome {
                 action: a,

@@ -5,10 +5,13 @@
 //! Values are kept from the view of the node's own player: `value_sum` of a
 //! node is in its player's view; Q of an edge is converted to the parent's.
 //! A terminal node takes the player of its parent (the one who acted) and the
-//! env reward as its value, so the same rule covers it.
+//! env reward as its value, so the same rule covers it. A node the endgame
+//! tables cover is terminal too, with their value.
 
+use crate::tables::{self, Tables};
 use rafle_core::Color;
 use rafle_env::Env;
+use std::sync::Arc;
 
 pub const NONE: u32 = u32::MAX;
 
@@ -80,6 +83,9 @@ impl Node {
 pub struct Tree {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
+    /// Endgame tables: a child they cover is a terminal node with their
+    /// exact value (win 1, draw 0, loss -1).
+    pub tables: Option<Arc<Tables>>,
 }
 
 impl Tree {
@@ -88,6 +94,7 @@ impl Tree {
         Tree {
             nodes: vec![Node::fresh(env)],
             edges: Vec::new(),
+            tables: None,
         }
     }
 
@@ -215,10 +222,18 @@ impl Tree {
         let info = env
             .step(self.edges[e].action as usize)
             .expect("edges hold legal actions");
+        let exact = self
+            .tables
+            .as_deref()
+            .and_then(|tb| tables::exact(tb, &env));
         let child = if info.terminated || info.truncated {
             // Reward is to the player who acted; a cut game counts as a draw.
             let v = if info.terminated { info.reward } else { 0.0 };
             Node::terminal(player, v)
+        } else if let Some((value, _)) = exact {
+            // The tables' value is for the player to act at the child.
+            let v = tables::unit(value);
+            Node::terminal(player, if env.to_play() == player { v } else { -v })
         } else {
             Node::fresh(env)
         };

@@ -39,7 +39,7 @@ pub struct DxpArgs {
 pub fn run(a: DxpArgs) -> anyhow::Result<()> {
     let stop = super::interrupt::stop_flag();
     let engines = a.engines.options(Some(stop.clone()))?;
-    let side = resolve_player(&a.player, a.variant, None, &engines)?;
+    let side = resolve_player(&a.player, a.variant, None, &engines, &Default::default())?;
     let listener = TcpListener::bind((a.host.as_str(), a.listen))
         .with_context(|| format!("cannot listen on {}:{}", a.host, a.listen))?;
     let addr = listener.local_addr()?;

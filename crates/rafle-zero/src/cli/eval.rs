@@ -22,10 +22,12 @@ use rafle_arena::elo::Sprt;
 use rafle_arena::{pdn, report, ArenaConfig, Side};
 use rafle_core::Variant;
 use rafle_engine::{EngineOptions, Level};
+use rafle_search::PlayerOptions;
 use std::path::PathBuf;
 use std::time::Duration;
 
 const PLAYERS: &str = "Players: random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N, \
+egtb (perfect inside the endgame tables of --egtb, alphabeta:4 outside them), \
 model:PATH[:sims], zoo:VARIANT[:sims], and engines: hub:<command line> (a Hub v2 engine, e.g. \
 \"hub:/opt/scan/scan hub\"), dxp:<host>:<port> (a DXP engine listening there). An engine that \
 crashes, stalls, sends garbage or an illegal move loses that game (the reason is in the table \
@@ -95,6 +97,28 @@ pub struct EvalArgs {
     /// match stops.
     #[arg(long, default_value_t = 5)]
     pub max_forfeits: usize,
+    /// Endgame tables (a folder `rafle egtb build` wrote): every alpha-beta,
+    /// UCT and network player takes their exact values where they cover a
+    /// position, and the player `egtb` plays by them.
+    #[arg(long)]
+    pub egtb: Option<PathBuf>,
+    /// With --egtb: a game that reaches the tables ends with their result
+    /// (termination "tablebase" in the table and the PDN).
+    #[arg(long, requires = "egtb")]
+    pub adjudicate: bool,
+}
+
+/// The tables of `--egtb DIR` for `variant`, opened once for every player.
+pub fn open_tables(
+    dir: Option<&std::path::Path>,
+    variant: Variant,
+) -> anyhow::Result<Option<std::sync::Arc<rafle_egtb::Tablebase>>> {
+    dir.map(|d| {
+        rafle_egtb::Tablebase::open(variant, d)
+            .map(std::sync::Arc::new)
+            .map_err(|e| anyhow::anyhow!("--egtb: {e}"))
+    })
+    .transpose()
 }
 
 /// How engine players (hub:, dxp:) are run.
@@ -160,6 +184,7 @@ pub fn resolve_player(
     variant: Variant,
     leaves: Option<usize>,
     engines: &EngineOptions,
+    players: &PlayerOptions,
 ) -> anyhow::Result<Side> {
     #[cfg(feature = "torch")]
     let model = rafle_zero::model::model_side(spec, variant);
@@ -172,8 +197,8 @@ pub fn resolve_player(
         }
         return Ok(side);
     }
-    Ok(Side::Player(rafle_engine::parse_player(
-        spec, variant, engines,
+    Ok(Side::Player(rafle_engine::parse_player_with(
+        spec, variant, engines, players,
     )?))
 }
 
@@ -226,6 +251,8 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     }
     let stop = super::interrupt::stop_flag();
     let engines = a.engines.options(Some(stop.clone()))?;
+    let egtb = open_tables(a.egtb.as_deref(), variant)?;
+    let players = PlayerOptions { egtb: egtb.clone() };
     let specs: Vec<String> = match &a.round_robin {
         Some(list) => split_players(list),
         None => [&a.a, &a.b, &a.vs].into_iter().flatten().cloned().collect(),
@@ -263,6 +290,8 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         },
         stop: Some(stop),
         max_forfeits: a.max_forfeits,
+        egtb,
+        adjudicate: a.adjudicate,
     };
     let records = if let Some(list) = &a.round_robin {
         if specs.len() < 2 {
@@ -271,7 +300,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         let players = specs
             .iter()
             .map(|s| {
-                let side = resolve_player(s, variant, a.leaves_per_round, &engines)?;
+                let side = resolve_player(s, variant, a.leaves_per_round, &engines, &players)?;
                 Ok((s.clone(), side))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
@@ -297,8 +326,8 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             (Some(s), None) | (None, Some(s)) => s.clone(),
             _ => bail!("name player B with --b SPEC (or --vs SPEC)"),
         };
-        let pa = resolve_player(&spec_a, variant, a.leaves_per_round, &engines)?;
-        let pb = resolve_player(&spec_b, variant, a.leaves_per_round, &engines)?;
+        let pa = resolve_player(&spec_a, variant, a.leaves_per_round, &engines, &players)?;
+        let pb = resolve_player(&spec_b, variant, a.leaves_per_round, &engines, &players)?;
         let m = rafle_arena::play_match(variant, &pa, &pb, &cfg)?;
         print!("{}", report::match_table(&m));
         m.games
@@ -340,11 +369,12 @@ mod tests {
     #[test]
     fn model_specs_and_bad_specs_are_clear_errors() {
         let no = EngineOptions::default();
-        let e = resolve_player("model:x.safetensors", Variant::Thai, None, &no)
+        let none = PlayerOptions::default();
+        let e = resolve_player("model:x.safetensors", Variant::Thai, None, &no, &none)
             .err()
             .unwrap();
         assert!(e.to_string().contains("model"), "{e}");
-        let e = resolve_player("nonsense", Variant::Thai, None, &no)
+        let e = resolve_player("nonsense", Variant::Thai, None, &no, &none)
             .err()
             .unwrap();
         assert!(e.to_string().contains("unknown player"), "{e}");

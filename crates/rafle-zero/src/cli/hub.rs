@@ -47,7 +47,7 @@ pub fn run(a: HubArgs) -> anyhow::Result<()> {
     let make = move |s: &Settings| {
         #[cfg(feature = "torch")]
         tch::set_num_threads(s.threads as i32);
-        resolve_player(&s.player, s.variant, None, &engines)
+        resolve_player(&s.player, s.variant, None, &engines, &Default::default())
             .map(|side| side.factory())
             .map_err(|e| e.to_string())
     };

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod dxp;
+pub mod egtb;
 pub mod eval;
 pub mod hub;
 pub mod interrupt;

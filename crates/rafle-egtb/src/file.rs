@@ -1,0 +1,280 @@
+//! Table files: one per slice, `<dir>/<slice>.egtb`, a 96-byte header and
+//! the codes ([`crate::Code`]), one per index, 8 or 16 bits little-endian.
+//!
+//! ```text
+//! offset  size  field
+//!  0      8     magic "RAFLEGTB"
+//!  8      4     format version (FORMAT)
+//! 12      1     code width in bytes (1 or 2), then 3 zero bytes
+//! 16     16     variant name, zero-padded
+//! 32      4     slice: own men, own kings, opp men, opp kings; 4 zero bytes
+//! 40      8     indices (codes in the file)
+//! 48      8     positions (indices that are positions)
+//! 56     24     wins, draws, losses
+//! 80      4     longest win, longest loss (plies); 4 zero bytes
+//! 88      8     checksum of the header (this field zero) and the codes
+//! 96            codes
+//! ```
+//!
+//! A file is written under a temporary name and renamed when complete, so a
+//! reader never sees half a table; one that fails any check (a truncated or
+//! corrupted file, another variant's or another slice's) is refused with an
+//! error naming it.
+
+use crate::material::Material;
+use crate::value::Value;
+use rafle_core::Variant;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"RAFLEGTB";
+/// Bumped whenever the index or the codes change meaning.
+pub const FORMAT: u32 = 1;
+const HEADER: usize = 96;
+
+/// What a slice's table says of itself (its header).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceStats {
+    pub material: Material,
+    pub indices: u64,
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub longest_win: u16,
+    pub longest_loss: u16,
+    /// Bytes on disk.
+    pub bytes: u64,
+}
+
+impl SliceStats {
+    /// The figures of a table's codes.
+    pub fn of(material: Material, codes: &[u16]) -> SliceStats {
+        let mut s = SliceStats {
+            material,
+            indices: codes.len() as u64,
+            positions: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            longest_win: 0,
+            longest_loss: 0,
+            bytes: 0,
+        };
+        for &c in codes {
+            match Value::from_code(c) {
+                None => {}
+                Some(Value::Draw) => s.draws += 1,
+                Some(Value::Win(d)) => {
+                    s.wins += 1;
+                    s.longest_win = s.longest_win.max(d);
+                }
+                Some(Value::Loss(d)) => {
+                    s.losses += 1;
+                    s.longest_loss = s.longest_loss.max(d);
+                }
+            }
+        }
+        s.positions = s.wins + s.draws + s.losses;
+        s.bytes = HEADER as u64 + codes.len() as u64 * width(&s) as u64;
+        s
+    }
+}
+
+/// Code width of a table: one byte when every code fits.
+fn width(s: &SliceStats) -> usize {
+    let top = Value::Win(s.longest_win)
+        .code()
+        .max(Value::Loss(s.longest_loss).code());
+    if top <= u8::MAX as u16 {
+        1
+    } else {
+        2
+    }
+}
+
+/// The path of a slice's table in `dir`.
+pub fn path(dir: &Path, m: Material) -> PathBuf {
+    dir.join(format!("{m}.egtb"))
+}
+
+fn checksum(header: &[u8], codes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for chunk in header.chunks(8).chain(codes.chunks(8)) {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(w))
+            .wrapping_mul(0x0000_0100_0000_01B3)
+            .rotate_left(29);
+    }
+    h
+}
+
+fn header(v: Variant, s: &SliceStats, width: usize) -> Vec<u8> {
+    let mut h = Vec::with_capacity(HEADER);
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&FORMAT.to_le_bytes());
+    h.extend_from_slice(&[width as u8, 0, 0, 0]);
+    let mut name = [0u8; 16];
+    name[..v.name().len()].copy_from_slice(v.name().as_bytes());
+    h.extend_from_slice(&name);
+    let m = s.material;
+    h.extend_from_slice(&[m.own_men, m.own_kings, m.opp_men, m.opp_kings, 0, 0, 0, 0]);
+    for x in [s.indices, s.positions, s.wins, s.draws, s.losses] {
+        h.extend_from_slice(&x.to_le_bytes());
+    }
+    h.extend_from_slice(&s.longest_win.to_le_bytes());
+    h.extend_from_slice(&s.longest_loss.to_le_bytes());
+    h.extend_from_slice(&[0; 4]);
+    h.extend_from_slice(&[0; 8]);
+    debug_assert_eq!(h.len(), HEADER);
+    h
+}
+
+/// Writes a slice's codes to `dir`, atomically (temporary name, then
+/// rename). Returns its figures.
+pub fn write(dir: &Path, v: Variant, m: Material, codes: &[u16]) -> Result<SliceStats, String> {
+    let stats = SliceStats::of(m, codes);
+    let w = width(&stats);
+    let body: Vec<u8> = if w == 1 {
+        codes.iter().map(|&c| c as u8).collect()
+    } else {
+        codes.iter().flat_map(|c| c.to_le_bytes()).collect()
+    };
+    let mut head = header(v, &stats, w);
+    let sum = checksum(&head, &body);
+    head[88..96].copy_from_slice(&sum.to_le_bytes());
+    let target = path(dir, m);
+    let tmp = target.with_extension("egtb.tmp");
+    let io = |e: std::io::Error| format!("{}: {e}", tmp.display());
+    let mut f = fs::File::create(&tmp).map_err(io)?;
+    f.write_all(&head).map_err(io)?;
+    f.write_all(&body).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    drop(f);
+    fs::rename(&tmp, &target).map_err(|e| format!("{}: {e}", target.display()))?;
+    Ok(stats)
+}
+
+/// A table read back: its codes and figures.
+#[derive(Debug)]
+pub struct Table {
+    pub stats: SliceStats,
+    width: usize,
+    data: Vec<u8>,
+}
+
+impl Table {
+    /// The code at index `i`.
+    #[inline]
+    pub fn code(&self, i: u64) -> u16 {
+        let i = i as usize;
+        if self.width == 1 {
+            self.data[i] as u16
+        } else {
+            u16::from_le_bytes([self.data[2 * i], self.data[2 * i + 1]])
+        }
+    }
+
+    /// A table from codes in memory (a build's own, before it is read back).
+    pub fn from_codes(m: Material, codes: &[u16]) -> Table {
+        Table {
+            stats: SliceStats::of(m, codes),
+            width: 2,
+            data: codes.iter().flat_map(|c| c.to_le_bytes()).collect(),
+        }
+    }
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+/// Checks a header, returning the figures and the code width.
+fn read_header(
+    file: &Path,
+    head: &[u8],
+    v: Variant,
+    m: Material,
+    len: u64,
+) -> Result<(SliceStats, usize), String> {
+    let bad = |why: &str| format!("{}: {why}", file.display());
+    if head.len() < HEADER || &head[..8] != MAGIC {
+        return Err(bad("not a rafle tablebase file"));
+    }
+    let format = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
+    if format != FORMAT {
+        return Err(bad(&format!(
+            "format {format}, this rafle reads format {FORMAT}: rebuild the tables"
+        )));
+    }
+    let name_end = head[16..32].iter().position(|&b| b == 0).unwrap_or(16);
+    let name = String::from_utf8_lossy(&head[16..16 + name_end]).to_string();
+    if name != v.name() {
+        return Err(bad(&format!("a table of {name}, not {v}")));
+    }
+    let got = Material {
+        own_men: head[32],
+        own_kings: head[33],
+        opp_men: head[34],
+        opp_kings: head[35],
+    };
+    if got != m {
+        return Err(bad(&format!("holds slice {got}, not {m}")));
+    }
+    let width = head[12] as usize;
+    let stats = SliceStats {
+        material: m,
+        indices: u64_at(head, 40),
+        positions: u64_at(head, 48),
+        wins: u64_at(head, 56),
+        draws: u64_at(head, 64),
+        losses: u64_at(head, 72),
+        longest_win: u16_at(head, 80),
+        longest_loss: u16_at(head, 82),
+        bytes: len,
+    };
+    if !(width == 1 || width == 2) || HEADER as u64 + stats.indices * width as u64 != len {
+        return Err(bad(
+            "truncated or corrupted (its size does not match its header)",
+        ));
+    }
+    Ok((stats, width))
+}
+
+/// Reads and checks the table of slice `m` of variant `v` in `dir`.
+pub fn read(dir: &Path, v: Variant, m: Material) -> Result<Table, String> {
+    let file = path(dir, m);
+    let bytes = fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let (stats, width) = read_header(&file, &bytes, v, m, bytes.len() as u64)?;
+    let mut head = bytes[..HEADER].to_vec();
+    let stored = u64_at(&head, 88);
+    head[88..96].fill(0);
+    if checksum(&head, &bytes[HEADER..]) != stored {
+        return Err(format!(
+            "{}: corrupted (checksum mismatch): delete it and build again",
+            file.display()
+        ));
+    }
+    let mut data = bytes;
+    data.drain(..HEADER);
+    Ok(Table { stats, width, data })
+}
+
+/// The figures of a slice's table from its header alone (`rafle egtb stats`).
+pub fn read_stats(dir: &Path, v: Variant, m: Material) -> Result<SliceStats, String> {
+    let file = path(dir, m);
+    let len = fs::metadata(&file)
+        .map_err(|e| format!("{}: {e}", file.display()))?
+        .len();
+    let mut head = vec![0u8; HEADER];
+    let mut f = fs::File::open(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    std::io::Read::read_exact(&mut f, &mut head)
+        .map_err(|_| format!("{}: truncated (no complete header)", file.display()))?;
+    Ok(read_header(&file, &head, v, m, len)?.0)
+}
