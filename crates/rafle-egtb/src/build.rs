@@ -253,7 +253,6 @@ fn solve_pair<R: Rules>(
     let chunks = total.div_ceil(CHUNK);
 
     // 1. The forward pass.
-    let t0 = std::time::Instant::now();
     let seeds: Vec<Seeds> = (0..chunks)
         .into_par_iter()
         .map(|c| {
@@ -343,12 +342,10 @@ fn solve_pair<R: Rules>(
         targets.push(s.targets);
     }
 
-    let t1 = std::time::Instant::now();
     // 2. Predecessor lists: start[j]..start[j + 1] in `preds`.
     let (start, preds) = reverse(total, &targets, &st.remaining)
         .ok_or_else(|| format!("{pair:?}: too many moves for one build"))?;
     drop(targets);
-    let t2 = std::time::Instant::now();
     // 3. Level by level.
     let mut losses: Vec<Vec<u32>> = Vec::new();
     let mut d: usize = 0;
@@ -425,7 +422,6 @@ fn solve_pair<R: Rules>(
         d += 1;
     }
 
-    if std::env::var_os("EGTB_TIMING").is_some() {
         eprintln!(
             "{pair:?} {total}: forward {:?} preds {:?} levels {:?}",
             t1 - t0,
