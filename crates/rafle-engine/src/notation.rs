@@ -9,13 +9,74 @@
 //! pieces.
 //!
 //! A position is the side to move and one character per playable square in
-//! the variant's square order (1, 2, ...): 51 characters on 10x10, the
-//! documented extension for 8x8 boards is 33 characters. Hub uses
-//! `W`/`B` for the side and `w b W B e` for the squares, DXP `W`/`Z` and
-//! `w z W Z e`.
+//! the variant's square order (1, 2, ...): 51 characters on 10x10, 33 on
+//! 8x8, 65 on turkish's full board. Hub uses `W`/`B` for the side and
+//! `w b W B e` for the squares, DXP `W`/`Z` and `w z W Z e`.
+//!
+//! Neither protocol numbers squares other than 10x10 ones, so rafle follows
+//! the host engines actually run under, pydraughts (which lidraughts-bot
+//! drives engines with), for every variant it has ([`Numbering`]), and its
+//! own numbers (rule book B2) for the others.
 
 use rafle_core::{Color, Game, Move, Piece, Position, Variant};
 use std::fmt;
+
+/// How the protocols number a variant's squares: pydraughts' conventions
+/// for the variants it has, rafle's own for the rest. pydraughts writes a
+/// position in its board's internal numbering and a move in the variant's
+/// numbering; where these differ from rafle's, one of the two is mapped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbering {
+    /// rafle's numbers for positions and moves: the 10x10 variants and
+    /// italian (where pydraughts numbers as rafle does) and every variant
+    /// pydraughts lacks.
+    Rafle,
+    /// Positions in rafle's numbers; moves numbered from White's side, the
+    /// rows in reverse order (1 is a1 on 8x8): pydraughts' russian,
+    /// brazilian and turkish.
+    MovesFromWhite,
+    /// Moves in rafle's numbers; the position turned half a turn with the
+    /// colours exchanged (character i describes rafle's square N+1-i and
+    /// its "white" is rafle's Black): pydraughts' english, whose first
+    /// mover, Black, is its internal White at the bottom of the board.
+    Turned,
+}
+
+impl Numbering {
+    pub fn of(v: Variant) -> Numbering {
+        match v {
+            Variant::Russian | Variant::Brazilian | Variant::Turkish => Numbering::MovesFromWhite,
+            Variant::English | Variant::Checkers => Numbering::Turned,
+            _ => Numbering::Rafle,
+        }
+    }
+
+    /// The protocol's number of rafle's square `s` in a move, and rafle's
+    /// square of a protocol's number (the map is its own inverse).
+    pub fn move_square(self, v: Variant, s: usize) -> usize {
+        match self {
+            Numbering::MovesFromWhite => {
+                let g = v.geometry();
+                let (row, k) = ((s - 1) / g.h, (s - 1) % g.h);
+                (g.n - 1 - row) * g.h + k + 1
+            }
+            Numbering::Rafle | Numbering::Turned => s,
+        }
+    }
+
+    /// rafle's square described by character `i` (1-based) of a position.
+    fn position_square(self, v: Variant, i: usize) -> usize {
+        match self {
+            Numbering::Turned => v.num_squares() + 1 - i,
+            Numbering::Rafle | Numbering::MovesFromWhite => i,
+        }
+    }
+
+    /// The position's colours are exchanged.
+    fn turned(self) -> bool {
+        self == Numbering::Turned
+    }
+}
 
 /// A move as a protocol carries it: squares in the variant's numbering.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,21 +88,28 @@ pub struct WireMove {
 }
 
 impl WireMove {
-    /// The wire form of a rafle move (captured squares ascending).
+    /// The wire form of a rafle move (captured squares ascending), in the
+    /// variant's [`Numbering`].
     pub fn of(variant: Variant, m: &Move) -> WireMove {
         let g = variant.geometry();
-        let mut captured = m.captured_squares(&g);
+        let n = Numbering::of(variant);
+        let wire = |s: usize| n.move_square(variant, s);
+        let mut captured: Vec<usize> = m.captured_squares(&g).into_iter().map(wire).collect();
         captured.sort_unstable();
         WireMove {
-            from: m.from_square(&g),
-            to: m.to_square(&g),
+            from: wire(m.from_square(&g)),
+            to: wire(m.to_square(&g)),
             captured,
         }
     }
 
     /// The legal move of `game` this names, or why there is none.
     pub fn find(&self, game: &Game) -> Result<Move, String> {
-        let g = game.geometry();
+        self.find_in(game, game.legal_moves())
+    }
+
+    /// The move of `moves` (moves of `game`'s position) this names.
+    fn find_in(&self, game: &Game, moves: &[Move]) -> Result<Move, String> {
         let mut captured: Vec<usize> = self.captured.clone();
         captured.sort_unstable();
         let before = captured.len();
@@ -49,15 +117,35 @@ impl WireMove {
         if captured.len() != before {
             return Err(format!("{self} names a captured square twice"));
         }
-        game.legal_moves()
+        let v = game.variant();
+        moves
             .iter()
             .find(|m| {
-                let mut theirs = m.captured_squares(&g);
-                theirs.sort_unstable();
-                m.from_square(&g) == self.from && m.to_square(&g) == self.to && theirs == captured
+                WireMove::of(v, m)
+                    == WireMove {
+                        captured: captured.clone(),
+                        ..self.clone()
+                    }
             })
             .copied()
             .ok_or_else(|| format!("{self} is not legal at {}", game.fen()))
+    }
+
+    /// Plays this move in `game`, also where rafle's rules have ended the
+    /// game but a host's go on (its draw rules differ): then the move must
+    /// be legal by the move rules, and the game goes on from the position
+    /// after it (its history forgotten).
+    pub fn play_on(&self, game: &mut Game) -> Result<(), String> {
+        if !game.is_over() {
+            let m = self.find(game)?;
+            return game.play(&m).map_err(|e| e.to_string());
+        }
+        let v = game.variant();
+        let m = self.find_in(game, &move_rule_moves(game))?;
+        let mut pos = *game.position();
+        pos.apply_in(v, &m);
+        *game = Game::from_position(v, pos);
+        Ok(())
     }
 
     /// Hub's notation: `32-28`, `28x19x23` (from x to x captured...).
@@ -114,24 +202,39 @@ impl fmt::Display for WireMove {
     }
 }
 
+/// The legal moves of `game`'s position by the move rules alone (a game
+/// over by a draw rule has none in [`Game::legal_moves`]).
+pub fn move_rule_moves(game: &Game) -> Vec<Move> {
+    let pos = *game.position();
+    rafle_core::with_rules!(game.variant(), R => {
+        rafle_core::movegen::legal_moves::<R>(&pos).to_vec()
+    })
+}
+
 /// The characters of a protocol's position string: the two sides, then
 /// white man, black man, white king, black king, empty.
 #[derive(Clone, Copy, Debug)]
 pub struct Alphabet {
     pub sides: [char; 2],
     pub pieces: [char; 5],
+    /// Where [`Numbering::Turned`] exchanges the colours of the pieces, the
+    /// side to move is exchanged too (pydraughts does so in Hub, and writes
+    /// the real side to move in DXP).
+    pub side_turns: bool,
 }
 
 /// Hub: `W`/`B`, `w b W B e`.
 pub const HUB: Alphabet = Alphabet {
     sides: ['W', 'B'],
     pieces: ['w', 'b', 'W', 'B', 'e'],
+    side_turns: true,
 };
 
 /// DXP: `W`/`Z` (zwart), `w z W Z e`.
 pub const DXP: Alphabet = Alphabet {
     sides: ['W', 'Z'],
     pieces: ['w', 'z', 'W', 'Z', 'e'],
+    side_turns: false,
 };
 
 impl Alphabet {
@@ -146,17 +249,22 @@ impl Alphabet {
         }
     }
 
-    /// The position as the side to move and one character per square.
+    /// The position as the side to move and one character per square, in
+    /// the variant's [`Numbering`].
     pub fn write(&self, variant: Variant, pos: &Position) -> String {
         let g = variant.geometry();
+        let n = Numbering::of(variant);
+        let as_written = |c: Color| if n.turned() { c.opponent() } else { c };
         let mut s = String::with_capacity(g.squares + 1);
-        s.push(self.side(pos.side));
-        for sq in 1..=g.squares {
-            s.push(match pos.piece_at(&g, sq) {
-                Some(Piece::Man(Color::White)) => self.pieces[0],
-                Some(Piece::Man(Color::Black)) => self.pieces[1],
-                Some(Piece::King(Color::White)) => self.pieces[2],
-                Some(Piece::King(Color::Black)) => self.pieces[3],
+        s.push(self.side(if self.side_turns {
+            as_written(pos.side)
+        } else {
+            pos.side
+        }));
+        for i in 1..=g.squares {
+            s.push(match pos.piece_at(&g, n.position_square(variant, i)) {
+                Some(Piece::Man(c)) => self.pieces[as_written(c).index()],
+                Some(Piece::King(c)) => self.pieces[2 + as_written(c).index()],
                 None => self.pieces[4],
             });
         }
@@ -176,19 +284,22 @@ impl Alphabet {
                 n = g.n
             ));
         }
+        let n = Numbering::of(variant);
+        let as_read = |c: Color| if n.turned() { c.opponent() } else { c };
         let mut pos = Position::EMPTY;
-        pos.side = self.color_of(chars[0]).ok_or_else(|| {
+        let side = self.color_of(chars[0]).ok_or_else(|| {
             format!(
                 "the side to move is {:?}, not {} or {}",
                 chars[0], self.sides[0], self.sides[1]
             )
         })?;
+        pos.side = if self.side_turns { as_read(side) } else { side };
         for (i, &ch) in chars[1..].iter().enumerate() {
             let piece = match self.pieces.iter().position(|&p| p == ch) {
-                Some(0) => Some(Piece::Man(Color::White)),
-                Some(1) => Some(Piece::Man(Color::Black)),
-                Some(2) => Some(Piece::King(Color::White)),
-                Some(3) => Some(Piece::King(Color::Black)),
+                Some(0) => Some(Piece::Man(as_read(Color::White))),
+                Some(1) => Some(Piece::Man(as_read(Color::Black))),
+                Some(2) => Some(Piece::King(as_read(Color::White))),
+                Some(3) => Some(Piece::King(as_read(Color::Black))),
                 Some(_) => None,
                 None => {
                     return Err(format!(
@@ -198,7 +309,7 @@ impl Alphabet {
                     ))
                 }
             };
-            pos.set(&g, i + 1, piece);
+            pos.set(&g, n.position_square(variant, i + 1), piece);
         }
         Ok(pos)
     }
@@ -375,6 +486,86 @@ mod tests {
                 .len(),
             33
         );
+    }
+
+    #[test]
+    fn start_positions_and_first_moves_are_written_as_pydraughts_writes_them() {
+        // pydraughts 0.6.7: `Board(v)._game.initial_hub_fen` and the
+        // `hub_move` of each of `Board(v).legal_moves()`.
+        let eight = format!("W{}{}{}", "b".repeat(12), "e".repeat(8), "w".repeat(12));
+        let ten = format!("W{}{}{}", "b".repeat(20), "e".repeat(10), "w".repeat(20));
+        let turkish = format!(
+            "W{}{}{}{}{}",
+            "e".repeat(8),
+            "b".repeat(16),
+            "e".repeat(16),
+            "w".repeat(16),
+            "e".repeat(8)
+        );
+        let cases: [(Variant, &str, &str); 6] = [
+            (
+                Variant::International,
+                &ten,
+                "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30",
+            ),
+            (
+                Variant::Russian,
+                &eight,
+                "9-13 10-13 10-14 11-14 11-15 12-15 12-16",
+            ),
+            (
+                Variant::Brazilian,
+                &eight,
+                "9-13 10-13 10-14 11-14 11-15 12-15 12-16",
+            ),
+            (
+                Variant::Italian,
+                &eight,
+                "21-17 21-18 22-18 22-19 23-19 23-20 24-20",
+            ),
+            (
+                Variant::Checkers,
+                &eight,
+                "12-16 11-16 11-15 10-15 10-14 9-14 9-13",
+            ),
+            (
+                Variant::Turkish,
+                &turkish,
+                "17-25 18-26 19-27 20-28 21-29 22-30 23-31 24-32",
+            ),
+        ];
+        for (v, start, moves) in cases {
+            let game = Game::new(v);
+            assert_eq!(HUB.write(v, game.position()), start, "{v}");
+            assert_eq!(HUB.read(v, start).unwrap(), *game.position(), "{v}");
+            let mut ours: Vec<String> = game
+                .legal_moves()
+                .iter()
+                .map(|m| WireMove::of(v, m).to_hub())
+                .collect();
+            let mut theirs: Vec<&str> = moves.split(' ').collect();
+            ours.sort();
+            theirs.sort();
+            assert_eq!(ours, theirs, "{v}");
+        }
+        // russian a1 is 1 on the wire (rafle's 29), h8 is 32 (rafle's 4);
+        // english's position is turned: its first character is rafle's 32.
+        let n = Numbering::of(Variant::Russian);
+        assert_eq!(
+            (
+                n.move_square(Variant::Russian, 29),
+                n.move_square(Variant::Russian, 4)
+            ),
+            (1, 32)
+        );
+        let mut pos = Position::EMPTY;
+        let g = Variant::Checkers.geometry();
+        pos.set(&g, 32, Some(Piece::King(Color::Black)));
+        pos.side = Color::White;
+        let s = HUB.write(Variant::Checkers, &pos);
+        assert_eq!(&s[..2], "BW", "{s}");
+        // DXP writes the real side to move, the board as Hub does.
+        assert_eq!(&DXP.write(Variant::Checkers, &pos)[..2], "WW");
     }
 
     #[test]

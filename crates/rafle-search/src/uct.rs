@@ -10,10 +10,11 @@
 //! threefold repetition included, ends games as in the real game.
 
 use crate::eval::piece_values;
-use crate::{Budget, Forfeit, Player, SearchInfo};
+use crate::{Budget, Forfeit, Player, SearchControl, SearchInfo};
 use rafle_core::movegen::generate;
 use rafle_core::rng::Rng;
 use rafle_core::{Color, DrawState, Game, Goal, Move, MoveList, Position, Rules, Variant};
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UctConfig {
@@ -43,6 +44,8 @@ pub struct Uct {
     nodes: u64,
     /// Nodes of the last search.
     last_nodes: u64,
+    /// Ends a search early (between simulations).
+    control: Option<Arc<SearchControl>>,
 }
 
 impl Uct {
@@ -54,6 +57,7 @@ impl Uct {
             rng: Rng::new(seed),
             nodes: 0,
             last_nodes: 0,
+            control: None,
         }
     }
 
@@ -75,7 +79,8 @@ impl Player for Uct {
         }
         let (m, n) = rafle_core::with_rules!(self.variant, R => {
             let draws = game.draw_state().recent();
-            Tree::<R>::new(*game.position(), draws, self.cfg).run(&mut self.rng)
+            Tree::<R>::new(*game.position(), draws, self.cfg)
+                .run(&mut self.rng, self.control.as_deref())
         });
         self.nodes += n;
         self.last_nodes = n;
@@ -98,6 +103,10 @@ impl Player for Uct {
             nodes: self.last_nodes,
             ..SearchInfo::default()
         }
+    }
+
+    fn set_control(&mut self, control: Option<Arc<SearchControl>>) {
+        self.control = control;
     }
 }
 
@@ -172,9 +181,12 @@ impl<R: Rules> Tree<R> {
 
     /// Runs the simulations; returns the most visited root move and the
     /// number of tree nodes created (what [`Player::nodes`] counts for UCT).
-    fn run(mut self, rng: &mut Rng) -> (Move, u64) {
+    fn run(mut self, rng: &mut Rng, control: Option<&SearchControl>) -> (Move, u64) {
         let root = self.draws.mark();
         for _ in 0..self.cfg.simulations {
+            if control.is_some_and(SearchControl::should_stop) {
+                break;
+            }
             let leaf = self.select_expand(rng);
             let v = match self.nodes[leaf].terminal {
                 Some(v) => v,

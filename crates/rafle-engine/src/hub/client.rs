@@ -4,7 +4,9 @@
 //! Per move: `pos pos=<position after the last capture or man move>
 //! moves="<king moves since>"`, the `level` line (the clock's state), `go
 //! think`; `info` lines are kept for [`Player::info`], `done move=` ends
-//! the search. The engine forfeits the game when it exits
+//! the search. An engine that passes its time (the deadline of
+//! [`Clock::deadline`] less [`GRACE`]) is sent `stop`, and has the grace
+//! to answer. The engine forfeits the game when it exits
 //! ([`EndReason::EngineFailure`], with its exit status and last stderr
 //! line), sends a malformed line, an `error` or an unreadable move
 //! ([`EndReason::ProtocolError`]), a move that is not legal
@@ -12,7 +14,7 @@
 //! ([`EndReason::TimeForfeit`]).
 
 use super::syntax::Line;
-use crate::level::Clock;
+use crate::level::{Clock, GRACE};
 use crate::link::{Inbox, Silence};
 use crate::notation::{reversible_tail, WireMove, HUB};
 use crate::pool::Pool;
@@ -203,18 +205,27 @@ impl HubEngine {
         }
         self.send(&Line::new("go").flag("think"))?;
         let within = clock.map_or(opts.timeout, |c| c.deadline(opts.timeout));
-        let deadline = Instant::now() + within;
+        let start = Instant::now();
+        let deadline = start + within;
+        // Past its budget the engine is asked to stop; it forfeits if it
+        // has not moved within the grace after that.
+        let mut stop_at = deadline.checked_sub(GRACE).filter(|&t| t > start);
         *info = SearchInfo::default();
         loop {
-            let line = self
-                .read(deadline, opts, "a search")
-                .map_err(|f| match f.reason {
-                    EndReason::TimeForfeit => Forfeit::new(
+            let line = match self.read(stop_at.unwrap_or(deadline), opts, "a search") {
+                Err(f) if f.reason == EndReason::TimeForfeit && stop_at.is_some() => {
+                    stop_at = None;
+                    self.send(&Line::new("stop"))?;
+                    continue;
+                }
+                Err(f) if f.reason == EndReason::TimeForfeit => {
+                    return Err(Forfeit::new(
                         EndReason::TimeForfeit,
                         format!("no move within {:.1} s", within.as_secs_f64()),
-                    ),
-                    _ => f,
-                })?;
+                    ))
+                }
+                other => other?,
+            };
             match line.command.as_str() {
                 "info" => read_info(&line, game, info),
                 "error" => {

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! rafle hub --variant international --player zoo:international:64
-//! rafle hub --variant thai --player alphabeta:t=1s     (8x8: rafle's extension)
+//! rafle hub --variant russian --player alphabeta:t=1s  (squares as pydraughts numbers them)
 //! ```
 //!
 //! The GUI may change the parameters `variant`, `player`, `threads` and
@@ -51,11 +51,6 @@ pub fn run(a: HubArgs) -> anyhow::Result<()> {
             .map(|side| side.factory())
             .map_err(|e| e.to_string())
     };
-    serve(
-        std::io::stdin().lock(),
-        std::io::stdout().lock(),
-        settings,
-        &make,
-    )?;
+    serve(std::io::stdin().lock(), std::io::stdout(), settings, &make)?;
     Ok(())
 }
