@@ -54,6 +54,8 @@ pub struct EngineOptions {
     pub timeout: Duration,
     /// Raised to stop waiting on engines (Ctrl-C).
     pub stop: Option<Arc<AtomicBool>>,
+    /// How the engine numbers the squares of boards other than 10x10.
+    pub numbering: notation::Convention,
 }
 
 impl Default for EngineOptions {
@@ -63,6 +65,7 @@ impl Default for EngineOptions {
             params: Vec::new(),
             timeout: Duration::from_secs(60),
             stop: None,
+            numbering: notation::Convention::default(),
         }
     }
 }

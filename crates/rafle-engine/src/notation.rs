@@ -13,23 +13,64 @@
 //! 8x8, 65 on turkish's full board. Hub uses `W`/`B` for the side and
 //! `w b W B e` for the squares, DXP `W`/`Z` and `w z W Z e`.
 //!
-//! Neither protocol numbers squares other than 10x10 ones, so rafle follows
-//! the host engines actually run under, pydraughts (which lidraughts-bot
-//! drives engines with), for every variant it has ([`Numbering`]), and its
-//! own numbers (rule book B2) for the others.
+//! Neither protocol numbers the squares of boards other than 10x10, so
+//! rafle follows pydraughts, the host engines run under (lidraughts-bot
+//! drives them with it), for every variant pydraughts has, and its own
+//! numbers (rule book B2) for the others ([`Convention`], [`Numbering`]).
 
 use rafle_core::{Color, Game, Move, Piece, Position, Variant};
 use std::fmt;
 
-/// How the protocols number a variant's squares: pydraughts' conventions
-/// for the variants it has, rafle's own for the rest. pydraughts writes a
+/// Whose square numbering the protocols follow where pydraughts' differs
+/// from rafle's (russian, brazilian, turkish, english/checkers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Convention {
+    /// pydraughts 0.6 and later (its `Board` and the `HubEngine` and
+    /// `DXPEngine` that drive engines from it): positions in its board's
+    /// internal numbering, moves in the variant's own.
+    #[default]
+    Pydraughts,
+    /// rafle's numbers everywhere, which is also what pydraughts 0.5 sends
+    /// (lidraughts-bot pins pydraughts 0.5.7) for every variant of
+    /// lidraughts.org.
+    Rafle,
+}
+
+impl Convention {
+    pub const ALL: [Convention; 2] = [Convention::Pydraughts, Convention::Rafle];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Pydraughts => "pydraughts",
+            Convention::Rafle => "rafle",
+        }
+    }
+}
+
+impl fmt::Display for Convention {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Convention {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Convention, String> {
+        Convention::ALL
+            .into_iter()
+            .find(|c| c.name() == s.trim())
+            .ok_or_else(|| format!("numbering {s:?}: one of pydraughts, rafle"))
+    }
+}
+
+/// How a protocol numbers a variant's squares. pydraughts writes a
 /// position in its board's internal numbering and a move in the variant's
-/// numbering; where these differ from rafle's, one of the two is mapped.
+/// numbering; where either differs from rafle's, it is mapped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Numbering {
     /// rafle's numbers for positions and moves: the 10x10 variants and
-    /// italian (where pydraughts numbers as rafle does) and every variant
-    /// pydraughts lacks.
+    /// italian (where pydraughts numbers as rafle does), every variant
+    /// pydraughts lacks, and [`Convention::Rafle`].
     Rafle,
     /// Positions in rafle's numbers; moves numbered from White's side, the
     /// rows in reverse order (1 is a1 on 8x8): pydraughts' russian,
@@ -43,10 +84,13 @@ pub enum Numbering {
 }
 
 impl Numbering {
-    pub fn of(v: Variant) -> Numbering {
-        match v {
-            Variant::Russian | Variant::Brazilian | Variant::Turkish => Numbering::MovesFromWhite,
-            Variant::English | Variant::Checkers => Numbering::Turned,
+    pub fn of(v: Variant, convention: Convention) -> Numbering {
+        match (convention, v) {
+            (Convention::Rafle, _) => Numbering::Rafle,
+            (_, Variant::Russian | Variant::Brazilian | Variant::Turkish) => {
+                Numbering::MovesFromWhite
+            }
+            (_, Variant::English | Variant::Checkers) => Numbering::Turned,
             _ => Numbering::Rafle,
         }
     }
@@ -78,6 +122,34 @@ impl Numbering {
     }
 }
 
+/// A variant's board as a protocol writes it. A bare [`Variant`] converts
+/// to its board in the default convention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wire {
+    pub variant: Variant,
+    pub numbering: Numbering,
+}
+
+impl Wire {
+    pub fn new(variant: Variant, convention: Convention) -> Wire {
+        Wire {
+            variant,
+            numbering: Numbering::of(variant, convention),
+        }
+    }
+
+    /// The protocol's number of rafle's square `s` in a move (and back).
+    fn square(self, s: usize) -> usize {
+        self.numbering.move_square(self.variant, s)
+    }
+}
+
+impl From<Variant> for Wire {
+    fn from(v: Variant) -> Wire {
+        Wire::new(v, Convention::default())
+    }
+}
+
 /// A move as a protocol carries it: squares in the variant's numbering.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WireMove {
@@ -88,28 +160,30 @@ pub struct WireMove {
 }
 
 impl WireMove {
-    /// The wire form of a rafle move (captured squares ascending), in the
-    /// variant's [`Numbering`].
-    pub fn of(variant: Variant, m: &Move) -> WireMove {
-        let g = variant.geometry();
-        let n = Numbering::of(variant);
-        let wire = |s: usize| n.move_square(variant, s);
-        let mut captured: Vec<usize> = m.captured_squares(&g).into_iter().map(wire).collect();
+    /// The wire form of a rafle move (captured squares ascending).
+    pub fn of(wire: impl Into<Wire>, m: &Move) -> WireMove {
+        let w: Wire = wire.into();
+        let g = w.variant.geometry();
+        let mut captured: Vec<usize> = m
+            .captured_squares(&g)
+            .into_iter()
+            .map(|s| w.square(s))
+            .collect();
         captured.sort_unstable();
         WireMove {
-            from: wire(m.from_square(&g)),
-            to: wire(m.to_square(&g)),
+            from: w.square(m.from_square(&g)),
+            to: w.square(m.to_square(&g)),
             captured,
         }
     }
 
     /// The legal move of `game` this names, or why there is none.
-    pub fn find(&self, game: &Game) -> Result<Move, String> {
-        self.find_in(game, game.legal_moves())
+    pub fn find(&self, wire: impl Into<Wire>, game: &Game) -> Result<Move, String> {
+        self.find_in(wire.into(), game, game.legal_moves())
     }
 
     /// The move of `moves` (moves of `game`'s position) this names.
-    fn find_in(&self, game: &Game, moves: &[Move]) -> Result<Move, String> {
+    fn find_in(&self, wire: Wire, game: &Game, moves: &[Move]) -> Result<Move, String> {
         let mut captured: Vec<usize> = self.captured.clone();
         captured.sort_unstable();
         let before = captured.len();
@@ -117,16 +191,13 @@ impl WireMove {
         if captured.len() != before {
             return Err(format!("{self} names a captured square twice"));
         }
-        let v = game.variant();
+        let sorted = WireMove {
+            captured,
+            ..self.clone()
+        };
         moves
             .iter()
-            .find(|m| {
-                WireMove::of(v, m)
-                    == WireMove {
-                        captured: captured.clone(),
-                        ..self.clone()
-                    }
-            })
+            .find(|m| WireMove::of(wire, m) == sorted)
             .copied()
             .ok_or_else(|| format!("{self} is not legal at {}", game.fen()))
     }
@@ -135,13 +206,14 @@ impl WireMove {
     /// game but a host's go on (its draw rules differ): then the move must
     /// be legal by the move rules, and the game goes on from the position
     /// after it (its history forgotten).
-    pub fn play_on(&self, game: &mut Game) -> Result<(), String> {
+    pub fn play_on(&self, wire: impl Into<Wire>, game: &mut Game) -> Result<(), String> {
+        let wire = wire.into();
         if !game.is_over() {
-            let m = self.find(game)?;
+            let m = self.find(wire, game)?;
             return game.play(&m).map_err(|e| e.to_string());
         }
         let v = game.variant();
-        let m = self.find_in(game, &move_rule_moves(game))?;
+        let m = self.find_in(wire, game, &move_rule_moves(game))?;
         let mut pos = *game.position();
         pos.apply_in(v, &m);
         *game = Game::from_position(v, pos);
@@ -251,9 +323,12 @@ impl Alphabet {
 
     /// The position as the side to move and one character per square, in
     /// the variant's [`Numbering`].
-    pub fn write(&self, variant: Variant, pos: &Position) -> String {
+    pub fn write(&self, wire: impl Into<Wire>, pos: &Position) -> String {
+        let Wire {
+            variant,
+            numbering: n,
+        } = wire.into();
         let g = variant.geometry();
-        let n = Numbering::of(variant);
         let as_written = |c: Color| if n.turned() { c.opponent() } else { c };
         let mut s = String::with_capacity(g.squares + 1);
         s.push(self.side(if self.side_turns {
@@ -272,7 +347,11 @@ impl Alphabet {
     }
 
     /// Reads a position string of `variant`'s board.
-    pub fn read(&self, variant: Variant, text: &str) -> Result<Position, String> {
+    pub fn read(&self, wire: impl Into<Wire>, text: &str) -> Result<Position, String> {
+        let Wire {
+            variant,
+            numbering: n,
+        } = wire.into();
         let g = variant.geometry();
         let chars: Vec<char> = text.trim().chars().collect();
         if chars.len() != g.squares + 1 {
@@ -284,7 +363,6 @@ impl Alphabet {
                 n = g.n
             ));
         }
-        let n = Numbering::of(variant);
         let as_read = |c: Color| if n.turned() { c.opponent() } else { c };
         let mut pos = Position::EMPTY;
         let side = self.color_of(chars[0]).ok_or_else(|| {
@@ -380,7 +458,7 @@ mod tests {
                 for m in game.legal_moves() {
                     let w = WireMove::of(v, m);
                     let back = WireMove::parse_hub(&w.to_hub(), v.num_squares()).unwrap();
-                    assert_eq!(back.find(&game), Ok(*m), "{v} {}", w);
+                    assert_eq!(back.find(v, &game), Ok(*m), "{v} {}", w);
                 }
                 let legal = game.legal_moves();
                 let m = legal[rng.below(legal.len())];
@@ -418,8 +496,8 @@ mod tests {
                             found += 1;
                             let (wa, wb) = (WireMove::of(v, a), WireMove::of(v, b));
                             assert_ne!(wa.to_hub(), wb.to_hub());
-                            assert_eq!(wa.find(&game), Ok(*a));
-                            assert_eq!(wb.find(&game), Ok(*b));
+                            assert_eq!(wa.find(v, &game), Ok(*a));
+                            assert_eq!(wb.find(v, &game), Ok(*b));
                         }
                     }
                 }
@@ -431,12 +509,18 @@ mod tests {
     #[test]
     fn a_move_that_is_not_legal_says_where() {
         let game = Game::new(Variant::International);
-        let e = wire(1, 2, &[]).find(&game).unwrap_err();
+        let e = wire(1, 2, &[])
+            .find(Variant::International, &game)
+            .unwrap_err();
         assert!(e.contains("1-2 is not legal at W:"), "{e}");
-        let e = wire(31, 27, &[22, 22]).find(&game).unwrap_err();
+        let e = wire(31, 27, &[22, 22])
+            .find(Variant::International, &game)
+            .unwrap_err();
         assert!(e.contains("twice"), "{e}");
         // A capture notation where the move is quiet.
-        assert!(wire(31, 27, &[22]).find(&game).is_err());
+        assert!(wire(31, 27, &[22])
+            .find(Variant::International, &game)
+            .is_err());
     }
 
     #[test]
@@ -550,7 +634,7 @@ mod tests {
         }
         // russian a1 is 1 on the wire (rafle's 29), h8 is 32 (rafle's 4);
         // english's position is turned: its first character is rafle's 32.
-        let n = Numbering::of(Variant::Russian);
+        let n = Numbering::of(Variant::Russian, Convention::Pydraughts);
         assert_eq!(
             (
                 n.move_square(Variant::Russian, 29),
@@ -566,6 +650,36 @@ mod tests {
         assert_eq!(&s[..2], "BW", "{s}");
         // DXP writes the real side to move, the board as Hub does.
         assert_eq!(&DXP.write(Variant::Checkers, &pos)[..2], "WW");
+    }
+
+    #[test]
+    fn the_rafle_convention_is_what_pydraughts_0_5_sends() {
+        // pydraughts 0.5.7 (lidraughts-bot): `Game(v).initial_hub_fen` and
+        // the hub_move of its legal moves, in its internal numbering.
+        let eight = format!("W{}{}{}", "b".repeat(12), "e".repeat(8), "w".repeat(12));
+        for v in [Variant::Russian, Variant::Brazilian] {
+            let wire = Wire::new(v, Convention::Rafle);
+            let game = Game::new(v);
+            assert_eq!(HUB.write(wire, game.position()), eight);
+            let mut ours: Vec<String> = game
+                .legal_moves()
+                .iter()
+                .map(|m| WireMove::of(wire, m).to_hub())
+                .collect();
+            ours.sort();
+            assert_eq!(
+                ours,
+                ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"]
+            );
+        }
+        for v in Variant::ALL {
+            assert_eq!(Numbering::of(v, Convention::Rafle), Numbering::Rafle);
+        }
+        assert_eq!("rafle".parse(), Ok(Convention::Rafle));
+        assert!("pydraughts-0.5"
+            .parse::<Convention>()
+            .unwrap_err()
+            .contains("one of pydraughts, rafle"));
     }
 
     #[test]

@@ -92,6 +92,7 @@ impl SpecPlayer {
             params: params.unwrap_or_default(),
             timeout: Duration::from_secs_f64(timeout),
             stop: Some(stop.clone()),
+            ..EngineOptions::default()
         };
         let factory = rafle_engine::parse_player(spec, v, &opts).map_err(value_error)?;
         Ok(SpecPlayer {

@@ -22,7 +22,7 @@ use super::message::Message;
 use super::Connection;
 use crate::level::{Clock, Level};
 use crate::link::Silence;
-use crate::notation::{WireMove, DXP};
+use crate::notation::{Wire, WireMove, DXP};
 use crate::pool::Pool;
 use crate::EngineOptions;
 use rafle_core::{Color, EndReason, Game, Move, Position, Variant};
@@ -156,7 +156,7 @@ impl DxpPlayer {
         let v = game.variant();
         let pos = *game.position();
         let start = pos == Position::start(v) && pos.side == Color::White;
-        let board = DXP.write(v, &pos)[1..].to_string();
+        let board = DXP.write(Wire::new(v, s.opts.numbering), &pos)[1..].to_string();
         self.send(&Message::GameRequest {
             name: "rafle".into(),
             follower: pos.side,
@@ -237,8 +237,9 @@ impl DxpPlayer {
         };
         let m = self.game.as_mut().expect("requested");
         m.clock.spend(t.elapsed());
+        let wire = Wire::new(m.known.variant(), self.shared.opts.numbering);
         let mv = answer
-            .find(&m.known)
+            .find(wire, &m.known)
             .map_err(|e| Forfeit::new(EndReason::IllegalMove, format!("the engine played {e}")))?;
         m.known.play(&mv).map_err(|e| protocol(e.to_string()))?;
         Ok(mv)
@@ -247,12 +248,12 @@ impl DxpPlayer {
     /// Sends the moves of `game` the engine has not seen (the opponent's
     /// since the engine's last one).
     fn send_news(&mut self, game: &Game) -> Result<(), Forfeit> {
-        let v = game.variant();
+        let wire = Wire::new(game.variant(), self.shared.opts.numbering);
         let m = self.game.as_ref().expect("requested");
         let seen = m.base_ply + m.known.ply();
         let news: Vec<Move> = game.history().skip(seen).copied().collect();
         for mv in news {
-            let w = WireMove::of(v, &mv);
+            let w = WireMove::of(wire, &mv);
             self.send(&Message::Move {
                 seconds: 0,
                 from: w.from,

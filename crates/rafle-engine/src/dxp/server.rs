@@ -27,7 +27,7 @@ use super::message::Message;
 use super::Connection;
 use crate::level::{Clock, Level};
 use crate::link::Silence;
-use crate::notation::{WireMove, DXP};
+use crate::notation::{Convention, Wire, WireMove, DXP};
 use rafle_core::{Color, Game, Position, Variant};
 use rafle_search::{Player, PlayerFactory};
 use std::io::Write;
@@ -44,7 +44,15 @@ pub struct Follower {
     pub seed: u64,
     /// The name sent in the acceptance.
     pub name: String,
+    /// How squares are numbered on boards other than 10x10.
+    pub numbering: Convention,
     pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Follower {
+    fn wire(&self) -> Wire {
+        Wire::new(self.variant, self.numbering)
+    }
 }
 
 impl std::fmt::Debug for Follower {
@@ -139,7 +147,7 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                 let pos = match &position {
                     None => Ok(Position::start(f.variant)),
                     Some((side, board)) => {
-                        DXP.read(f.variant, &format!("{}{board}", DXP.side(*side)))
+                        DXP.read(f.wire(), &format!("{}{board}", DXP.side(*side)))
                     }
                 };
                 match pos {
@@ -161,7 +169,7 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                             moves,
                         });
                         conn.send(&accept(f, '0'))
-                            .and_then(|_| turn(&mut conn, &mut table))
+                            .and_then(|_| turn(&mut conn, &mut table, f.wire()))
                     }
                 }
             }
@@ -169,10 +177,10 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                 from, to, captured, ..
             } => match table.as_mut() {
                 None => conn.send(&Message::Chat("error: no game in progress".into())),
-                Some(t) => match (WireMove { from, to, captured }).find(&t.game) {
+                Some(t) => match (WireMove { from, to, captured }).find(f.wire(), &t.game) {
                     Ok(m) if t.game.turn() != t.me => {
                         let _ = t.game.play(&m);
-                        turn(&mut conn, &mut table)
+                        turn(&mut conn, &mut table, f.wire())
                     }
                     other => {
                         let why = match other {
@@ -236,7 +244,7 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                             let _ = t.game.undo();
                         }
                         conn.send(&Message::BackAccept { code: '0' })
-                            .and_then(|_| turn(&mut conn, &mut table))
+                            .and_then(|_| turn(&mut conn, &mut table, f.wire()))
                     }
                 }
                 None => conn.send(&Message::BackAccept { code: '2' }),
@@ -257,7 +265,7 @@ fn accept(f: &Follower, code: char) -> Message {
 }
 
 /// Moves if it is rafle's turn, and ends the game when it is over.
-fn turn(conn: &mut Connection, table: &mut Option<Table>) -> std::io::Result<()> {
+fn turn(conn: &mut Connection, table: &mut Option<Table>, wire: Wire) -> std::io::Result<()> {
     let Some(t) = table.as_mut() else {
         return Ok(());
     };
@@ -286,7 +294,7 @@ fn turn(conn: &mut Connection, table: &mut Option<Table>) -> std::io::Result<()>
             });
         };
         t.clock.spend(start.elapsed());
-        let w = WireMove::of(t.game.variant(), &m);
+        let w = WireMove::of(wire, &m);
         let _ = t.game.play(&m);
         conn.send(&Message::Move {
             seconds: start.elapsed().as_secs() as u32,

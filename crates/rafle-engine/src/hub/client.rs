@@ -16,7 +16,7 @@
 use super::syntax::Line;
 use crate::level::{Clock, GRACE};
 use crate::link::{Inbox, Silence};
-use crate::notation::{reversible_tail, WireMove, HUB};
+use crate::notation::{reversible_tail, Wire, WireMove, HUB};
 use crate::pool::Pool;
 use crate::{hub_variant, EngineOptions};
 use rafle_core::{EndReason, Game, Move, Variant};
@@ -115,6 +115,14 @@ impl HubEngine {
                     .arg("value", ours),
             )?;
         }
+        // An engine that numbers squares either way (rafle) is told ours.
+        if param("numbering").is_some() {
+            self.send(
+                &Line::new("set-param")
+                    .arg("name", "numbering")
+                    .arg("value", opts.numbering),
+            )?;
+        }
         for (name, value) in &opts.params {
             if param(name).is_none() {
                 let known: Vec<&str> = params.iter().filter_map(|p| p.get("name")).collect();
@@ -193,10 +201,14 @@ impl HubEngine {
         info: &mut SearchInfo,
     ) -> Result<Move, Forfeit> {
         let v = game.variant();
+        let wire = Wire::new(v, opts.numbering);
         let (base, tail) = reversible_tail(game);
-        let mut pos = Line::new("pos").arg("pos", HUB.write(v, &base));
+        let mut pos = Line::new("pos").arg("pos", HUB.write(wire, &base));
         if !tail.is_empty() {
-            let moves: Vec<String> = tail.iter().map(|m| WireMove::of(v, m).to_hub()).collect();
+            let moves: Vec<String> = tail
+                .iter()
+                .map(|m| WireMove::of(wire, m).to_hub())
+                .collect();
             pos = pos.arg("moves", moves.join(" "));
         }
         self.send(&pos)?;
@@ -227,7 +239,7 @@ impl HubEngine {
                 other => other?,
             };
             match line.command.as_str() {
-                "info" => read_info(&line, game, info),
+                "info" => read_info(&line, wire, game, info),
                 "error" => {
                     return Err(Forfeit::new(
                         EndReason::ProtocolError,
@@ -239,10 +251,10 @@ impl HubEngine {
                 }
                 "done" => {
                     let text = line.get("move").unwrap_or("");
-                    let wire = WireMove::parse_hub(text, v.num_squares()).map_err(|e| {
+                    let played = WireMove::parse_hub(text, v.num_squares()).map_err(|e| {
                         Forfeit::new(EndReason::ProtocolError, format!("done move={text:?}: {e}"))
                     })?;
-                    return wire.find(game).map_err(|e| {
+                    return played.find(wire, game).map_err(|e| {
                         Forfeit::new(EndReason::IllegalMove, format!("the engine played {e}"))
                     });
                 }
@@ -253,7 +265,7 @@ impl HubEngine {
 }
 
 /// Depth, score, nodes and the PV's legal prefix from an `info` line.
-fn read_info(line: &Line, game: &Game, info: &mut SearchInfo) {
+fn read_info(line: &Line, wire: Wire, game: &Game, info: &mut SearchInfo) {
     if let Some(d) = line.get("depth").and_then(|d| d.parse().ok()) {
         info.depth = Some(d);
     }
@@ -268,7 +280,7 @@ fn read_info(line: &Line, game: &Game, info: &mut SearchInfo) {
         info.pv.clear();
         for tok in pv.split_whitespace() {
             let Ok(m) =
-                WireMove::parse_hub(tok, g.variant().num_squares()).and_then(|w| w.find(&g))
+                WireMove::parse_hub(tok, g.variant().num_squares()).and_then(|w| w.find(wire, &g))
             else {
                 break;
             };

@@ -3,9 +3,9 @@
 //! program's Hub client.
 //!
 //! Parameters it declares: `variant` (Hub names, see
-//! [`crate::hub_variant`]; positions and moves numbered as
-//! [`crate::notation::Numbering`] says), `player` (a player spec),
-//! `threads` and `seed`. Other parameters are ignored (the protocol's
+//! [`crate::hub_variant`]), `numbering` (`pydraughts` or `rafle`, see
+//! [`crate::notation::Convention`]), `player` (a player spec), `threads`
+//! and `seed`. Other parameters are ignored (the protocol's
 //! rule; lidraughts-bot sends its own). The player is built at `init` and
 //! afresh at each `new-game`, from the seed, so games are reproducible.
 //!
@@ -32,7 +32,7 @@
 
 use super::syntax::Line;
 use crate::level::{Clock, Level};
-use crate::notation::{move_rule_moves, WireMove, HUB};
+use crate::notation::{move_rule_moves, Convention, Wire, WireMove, HUB};
 use crate::{hub_variant, variant_of_hub};
 use rafle_core::{Game, Move, Variant};
 use rafle_search::alphabeta::{WIN, WIN_BOUND};
@@ -52,6 +52,7 @@ pub struct Settings {
     pub player: String,
     pub threads: usize,
     pub seed: u64,
+    pub numbering: Convention,
 }
 
 /// Builds the player of the settings (rafle-zero's resolver: network
@@ -108,8 +109,8 @@ fn hub_score(men: f64) -> String {
     format!("{:.2}", centi as f64 / 100.0)
 }
 
-/// The `info` line of `info` (moves written in the variant's numbering).
-fn info_line(v: Variant, info: &SearchInfo, elapsed: Duration) -> Line {
+/// The `info` line of `info` (moves written in the wire's numbering).
+fn info_line(wire: Wire, info: &SearchInfo, elapsed: Duration) -> Line {
     let mut line = Line::new("info");
     if let Some(d) = info.depth {
         line = line.arg("depth", d);
@@ -129,7 +130,7 @@ fn info_line(v: Variant, info: &SearchInfo, elapsed: Duration) -> Line {
         let pv: Vec<String> = info
             .pv
             .iter()
-            .map(|m| WireMove::of(v, m).to_hub())
+            .map(|m| WireMove::of(wire, m).to_hub())
             .collect();
         line = line.arg("pv", pv.join(" "));
     }
@@ -137,17 +138,17 @@ fn info_line(v: Variant, info: &SearchInfo, elapsed: Duration) -> Line {
 }
 
 /// The last `info` and `done` of a search that chose `m`.
-fn answer(out: &Out, v: Variant, m: Move, info: &SearchInfo, elapsed: Duration) {
+fn answer(out: &Out, wire: Wire, m: Move, info: &SearchInfo, elapsed: Duration) {
     let mut pv = vec![m];
     if info.pv.first() == Some(&m) {
         pv.extend(info.pv.iter().skip(1));
     }
     let info = SearchInfo { pv, ..info.clone() };
-    let mut done = Line::new("done").arg("move", WireMove::of(v, &m).to_hub());
+    let mut done = Line::new("done").arg("move", WireMove::of(wire, &m).to_hub());
     if let Some(p) = info.pv.get(1) {
-        done = done.arg("ponder", WireMove::of(v, p).to_hub());
+        done = done.arg("ponder", WireMove::of(wire, p).to_hub());
     }
-    let _ = out.say(&info_line(v, &info, elapsed));
+    let _ = out.say(&info_line(wire, &info, elapsed));
     let _ = out.say(&done);
 }
 
@@ -175,6 +176,14 @@ impl Session<'_> {
                 .arg("value", hub_variant(s.variant))
                 .arg("type", "enum")
                 .arg("values", variants.join(" ")),
+        )?;
+        let conventions: Vec<&str> = Convention::ALL.iter().map(|c| c.name()).collect();
+        self.say(
+            Line::new("param")
+                .arg("name", "numbering")
+                .arg("value", s.numbering)
+                .arg("type", "enum")
+                .arg("values", conventions.join(" ")),
         )?;
         // pydraughts splits each argument at every '=', quoted or not, and
         // fails on a value holding one (alphabeta:t=1s): such a value is
@@ -204,6 +213,7 @@ impl Session<'_> {
         let value = line.get("value").unwrap_or("");
         match line.get("name").unwrap_or("") {
             "variant" => self.settings.variant = variant_of_hub(value)?,
+            "numbering" => self.settings.numbering = value.parse()?,
             "player" => self.settings.player = value.to_string(),
             "threads" => match value.parse::<usize>() {
                 Ok(n) if n >= 1 => self.settings.threads = n,
@@ -217,6 +227,10 @@ impl Session<'_> {
             _ => {} // unknown parameters are ignored (the protocol's rule)
         }
         Ok(())
+    }
+
+    fn wire(&self) -> Wire {
+        Wire::new(self.settings.variant, self.settings.numbering)
     }
 
     /// Ends the search in progress, if any, and takes the player back.
@@ -242,10 +256,11 @@ impl Session<'_> {
     fn position(&mut self, line: &Line) -> Result<(), String> {
         self.game = None;
         let v = self.settings.variant;
-        let pos = HUB.read(v, line.get("pos").ok_or("pos without pos=")?)?;
+        let wire = self.wire();
+        let pos = HUB.read(wire, line.get("pos").ok_or("pos without pos=")?)?;
         let mut game = Game::from_position(v, pos);
         for tok in line.get("moves").unwrap_or("").split_whitespace() {
-            WireMove::parse_hub(tok, v.num_squares())?.play_on(&mut game)?;
+            WireMove::parse_hub(tok, v.num_squares())?.play_on(wire, &mut game)?;
         }
         self.game = Some(game);
         Ok(())
@@ -266,6 +281,7 @@ impl Session<'_> {
             return self.error("go without a position (pos pos=...)");
         };
         let v = game.variant();
+        let wire = self.wire();
         // A game over by rafle's rules only: go on from its pieces.
         let game = if game.is_over() {
             Game::from_position(v, *game.position())
@@ -275,7 +291,7 @@ impl Session<'_> {
         if game.is_over() {
             return match move_rule_moves(&game).first() {
                 Some(&m) => {
-                    answer(&self.out, v, m, &SearchInfo::default(), Duration::ZERO);
+                    answer(&self.out, wire, m, &SearchInfo::default(), Duration::ZERO);
                     Ok(())
                 }
                 None => self.error(format!("the game is over at {}", game.fen())),
@@ -299,7 +315,7 @@ impl Session<'_> {
         let start = Instant::now();
         let out = self.out.clone();
         let control = Arc::new(SearchControl::with_progress(move |info| {
-            let _ = out.say(&info_line(v, info, start.elapsed()));
+            let _ = out.say(&info_line(wire, info, start.elapsed()));
         }));
         player.set_control(Some(control.clone()));
         let out = self.out.clone();
@@ -307,7 +323,7 @@ impl Session<'_> {
             let chosen =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| player.choose(&game)));
             match chosen {
-                Ok(Ok(m)) => answer(&out, v, m, &player.info(), start.elapsed()),
+                Ok(Ok(m)) => answer(&out, wire, m, &player.info(), start.elapsed()),
                 Ok(Err(f)) => {
                     let why = format!("the player gave up: {f}");
                     let _ = out.say(&Line::new("error").arg("message", why));

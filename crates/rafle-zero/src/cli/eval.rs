@@ -21,6 +21,7 @@ use clap::Args;
 use rafle_arena::elo::Sprt;
 use rafle_arena::{pdn, report, ArenaConfig, Side};
 use rafle_core::Variant;
+use rafle_engine::notation::Convention;
 use rafle_engine::{EngineOptions, Level};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -116,6 +117,15 @@ pub struct EngineArgs {
     /// nodes level.
     #[arg(long, default_value_t = 60.0)]
     pub engine_timeout: f64,
+    /// Square numbering on boards other than 10x10: pydraughts (0.6 and
+    /// later) or rafle (also pydraughts 0.5's, lidraughts-bot's today).
+    #[arg(long, value_parser = numbering, default_value = "pydraughts")]
+    pub engine_numbering: Convention,
+}
+
+/// A numbering convention by name (an error lists the allowed ones).
+pub fn numbering(s: &str) -> Result<Convention, String> {
+    s.parse()
 }
 
 impl EngineArgs {
@@ -148,6 +158,7 @@ impl EngineArgs {
             params,
             timeout: Duration::from_secs_f64(self.engine_timeout),
             stop,
+            numbering: self.engine_numbering,
         })
     }
 }
