@@ -370,7 +370,9 @@ fn solve_pair<R: Rules>(
         }
         let next_win = Value::Win(d as u16 + 1).code();
         let next_loss = Value::Loss(d as u16 + 1).code();
-        let found: Vec<(Vec<u32>, Vec<(u16, u32)>)> = frontier
+        // Per task: positions settled at d + 1, and losses settled later.
+        type Found = (Vec<u32>, Vec<(u16, u32)>);
+        let found: Vec<Found> = frontier
             .par_chunks(1024)
             .map(|chunk| {
                 let (mut next, mut later) = (Vec::new(), Vec::new());
@@ -422,13 +424,6 @@ fn solve_pair<R: Rules>(
         d += 1;
     }
 
-        eprintln!(
-            "{pair:?} {total}: forward {:?} preds {:?} levels {:?}",
-            t1 - t0,
-            t2 - t1,
-            t2.elapsed()
-        );
-    }
     // 4. The rest are draws.
     Ok(lay
         .offsets
@@ -496,8 +491,13 @@ fn reverse(
         .enumerate()
         .for_each(|(c, (t, mut at))| {
             let mut next = t.iter();
-            for g in c * CHUNK..((c + 1) * CHUNK).min(total) {
-                for _ in 0..remaining[g].load(Relaxed) {
+            let first = c * CHUNK;
+            for (g, r) in remaining[first..((c + 1) * CHUNK).min(total)]
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (first + i, r))
+            {
+                for _ in 0..r.load(Relaxed) {
                     let j = *next.next().expect("a target per move");
                     let slot = &mut at[bucket(j)];
                     pairs[*slot as usize].store((j as u64) << 32 | g as u64, Relaxed);

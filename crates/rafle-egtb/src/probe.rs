@@ -279,7 +279,7 @@ impl Tablebase {
                 next.apply::<R>(&m);
                 out.push((m, self.probe(&next)?.before()));
             }
-            out.sort_by(|a, b| b.1.cmp(&a.1));
+            out.sort_by_key(|m| std::cmp::Reverse(m.1));
             Ok(out)
         })
     }

@@ -9,19 +9,22 @@
 //!   (`rafle hub`), [`dxp::server`] is a DXP follower (`rafle dxp --listen`).
 //! - **Notation at the boundary** ([`notation`]): both protocols name a
 //!   capture by its captured squares, which is how rafle identifies moves,
-//!   so conversion is exact.
+//!   so conversion is exact; squares are numbered as pydraughts numbers
+//!   them where it has the variant ([`notation::Numbering`]).
 //!
 //! Nothing waits for good: every read has a deadline ([`link`]), and an
 //! engine that exits, stalls, sends garbage or an illegal move forfeits the
 //! game ([`rafle_search::Forfeit`]); its process or connection is dropped
 //! and the next game starts a fresh one ([`pool`]).
 //!
-//! Variants: the Hub names of Scan (`normal` international, `killer`, `bt`
-//! breakthrough, `losing` antidraughts, `frisian`) on 10x10; rafle's own names and a
-//! position string sized to the board for the other variants, an extension
-//! that rafle speaks on both ends (an engine that declares a `variant`
-//! parameter without the name refuses in one line). DXP has no variant
-//! field: both ends must agree on it beforehand.
+//! Variants ([`hub_variant`]): the Hub names of Scan and lidraughts-bot
+//! (`normal` international, `killer`, `bt` breakthrough, `losing`
+//! antidraughts, `frisian`), pydraughts' for its 8x8 variants (`russian`,
+//! `brazilian`, `italian`, `turkish`, and `english`, which has no majority
+//! rule: rafle's checkers), rafle's own names for the rest (rafle's
+//! english, with the majority rule, is `english-majority`). An engine that
+//! declares a `variant` parameter without the name refuses in one line. DXP
+//! has no variant field: both ends must agree on it beforehand.
 
 pub mod dxp;
 pub mod hub;
@@ -51,6 +54,8 @@ pub struct EngineOptions {
     pub timeout: Duration,
     /// Raised to stop waiting on engines (Ctrl-C).
     pub stop: Option<Arc<AtomicBool>>,
+    /// How the engine numbers the squares of boards other than 10x10.
+    pub numbering: notation::Convention,
 }
 
 impl Default for EngineOptions {
@@ -60,25 +65,43 @@ impl Default for EngineOptions {
             params: Vec::new(),
             timeout: Duration::from_secs(60),
             stop: None,
+            numbering: notation::Convention::default(),
         }
     }
 }
 
-/// The variant's name in Hub's `variant` parameter.
+/// The variant's name in Hub's `variant` parameter: Scan's and
+/// lidraughts-bot's names, pydraughts' for its 8x8 variants, rafle's for
+/// the others.
 pub fn hub_variant(v: Variant) -> &'static str {
     match v {
         Variant::International => "normal",
         Variant::Breakthrough => "bt",
         Variant::Antidraughts => "losing",
+        // pydraughts' english has no majority rule.
+        Variant::Checkers => "english",
+        Variant::English => "english-majority",
         _ => v.name(),
     }
 }
 
-/// A variant from its Hub name or any of rafle's names.
+/// Other names hosts send: pydraughts' `standard` and `frysk!` (frisian
+/// rules from a position with five men each), `american`.
+const HUB_ALIASES: [(&str, Variant); 4] = [
+    ("standard", Variant::International),
+    ("frysk", Variant::Frisian),
+    ("frysk!", Variant::Frisian),
+    ("american", Variant::Checkers),
+];
+
+/// A variant from its Hub name, a host's alias or any of rafle's names
+/// (the Hub name first: `english` is checkers).
 pub fn variant_of_hub(name: &str) -> Result<Variant, String> {
+    let name = name.trim().to_ascii_lowercase();
     Variant::ALL
         .into_iter()
         .find(|&v| hub_variant(v) == name)
+        .or_else(|| HUB_ALIASES.iter().find(|a| a.0 == name).map(|a| a.1))
         .map_or_else(|| name.parse::<Variant>().map_err(|e| e.to_string()), Ok)
 }
 
@@ -271,7 +294,28 @@ mod tests {
     fn hub_variant_names_go_both_ways() {
         for v in Variant::ALL {
             assert_eq!(variant_of_hub(hub_variant(v)), Ok(v));
-            assert_eq!(variant_of_hub(v.name()), Ok(v));
+            // rafle's own names too, except english, which Hub hosts
+            // (pydraughts) use for checkers.
+            if v != Variant::English {
+                assert_eq!(variant_of_hub(v.name()), Ok(v));
+            }
+        }
+        // lidraughts-bot's and pydraughts' names.
+        for (name, v) in [
+            ("normal", Variant::International),
+            ("standard", Variant::International),
+            ("bt", Variant::Breakthrough),
+            ("losing", Variant::Antidraughts),
+            ("frisian", Variant::Frisian),
+            ("frysk!", Variant::Frisian),
+            ("russian", Variant::Russian),
+            ("brazilian", Variant::Brazilian),
+            ("italian", Variant::Italian),
+            ("turkish", Variant::Turkish),
+            ("english", Variant::Checkers),
+            ("English", Variant::Checkers),
+        ] {
+            assert_eq!(variant_of_hub(name), Ok(v), "{name}");
         }
         assert!(variant_of_hub("frisian-ish").is_err());
     }

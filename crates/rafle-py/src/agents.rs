@@ -97,6 +97,7 @@ impl SpecPlayer {
             params: params.unwrap_or_default(),
             timeout: Duration::from_secs_f64(timeout),
             stop: Some(stop.clone()),
+            ..EngineOptions::default()
         };
         let factory =
             rafle_engine::parse_player_with(spec, v, &opts, &players).map_err(value_error)?;

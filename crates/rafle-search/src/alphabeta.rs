@@ -20,7 +20,7 @@
 use crate::eval::evaluate;
 use crate::tables::{self, Tables};
 use crate::tt::{Bound, TransTable};
-use crate::{Budget, Forfeit, Player, SearchInfo};
+use crate::{Budget, Forfeit, Player, SearchControl, SearchInfo};
 use rafle_core::draws::outcome_of;
 use rafle_core::movegen::{generate, has_capture};
 use rafle_core::rng::Rng;
@@ -39,6 +39,8 @@ const INF: i32 = WIN + 1;
 const MAX_PLY: usize = 128;
 /// log2 of the transposition table entries (2^18 x 24 bytes = 6 MiB).
 const TT_LOG2: u32 = 18;
+/// Longest principal variation read from the table.
+const PV_LEN: usize = 16;
 
 /// When to stop: after `depth` plies, after `time`, or whichever comes first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +88,10 @@ pub struct AlphaBeta {
     /// Endgame tables: exact values at the nodes they cover, their move at
     /// a covered root.
     tables: Option<Arc<Tables>>,
+    /// Its principal variation (from the transposition table).
+    last_pv: Vec<Move>,
+    /// Stops the searches from outside and receives their progress.
+    control: Option<Arc<SearchControl>>,
 }
 
 impl AlphaBeta {
@@ -105,6 +111,8 @@ impl AlphaBeta {
             nodes: 0,
             last: None,
             tables: None,
+            last_pv: Vec::new(),
+            control: None,
         }
     }
 
@@ -122,7 +130,7 @@ impl AlphaBeta {
     /// Searches the position of `game` (which must not be over).
     pub fn search(&mut self, game: &Game) -> SearchResult {
         self.tt.new_search();
-        let result = rafle_core::with_rules!(self.variant, R => {
+        let (result, pv) = rafle_core::with_rules!(self.variant, R => {
             let mut s = Search::<R> {
                 tt: &mut self.tt,
                 draws: game.draw_state().recent(),
@@ -130,12 +138,15 @@ impl AlphaBeta {
                 history: vec![0; MAX_BITS * MAX_BITS],
                 nodes: 0,
                 deadline: self.limits.time.map(|t| Instant::now() + t),
+                control: self.control.as_deref(),
                 stopped: false,
                 tables: self.tables.as_deref(),
+                pv: Vec::new(),
                 _rules: std::marker::PhantomData,
             };
-            s.root(game, self.limits, &mut self.rng)
+            (s.root(game, self.limits, &mut self.rng), s.pv)
         });
+        self.last_pv = pv;
         self.nodes += result.nodes;
         result
     }
@@ -158,6 +169,7 @@ impl Player for AlphaBeta {
         Ok(match game.legal_moves() {
             [only] => {
                 self.last = None;
+                self.last_pv.clear();
                 *only
             }
             _ => {
@@ -189,10 +201,18 @@ impl Player for AlphaBeta {
                 depth: Some(r.depth),
                 score: Some(r.score as f64 / 100.0),
                 nodes: r.nodes,
-                pv: vec![r.best],
+                pv: if self.last_pv.first() == Some(&r.best) {
+                    self.last_pv.clone()
+                } else {
+                    vec![r.best]
+                },
             },
             None => SearchInfo::default(),
         }
+    }
+
+    fn set_control(&mut self, control: Option<Arc<SearchControl>>) {
+        self.control = control;
     }
 }
 
@@ -208,8 +228,11 @@ struct Search<'a, R: Rules> {
     history: Vec<u32>,
     nodes: u64,
     deadline: Option<Instant>,
+    control: Option<&'a SearchControl>,
     stopped: bool,
     tables: Option<&'a Tables>,
+    /// The principal variation of the last completed iteration.
+    pv: Vec<Move>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -283,6 +306,15 @@ impl<R: Rules> Search<'_, R> {
                 depth,
                 nodes: self.nodes,
             };
+            self.pv = self.principal_variation(&pos, best.best);
+            if let Some(c) = self.control {
+                c.report(&SearchInfo {
+                    depth: Some(depth),
+                    score: Some(best.score as f64 / 100.0),
+                    nodes: self.nodes,
+                    pv: self.pv.clone(),
+                });
+            }
             if best.score.abs() > WIN_BOUND && (WIN - best.score.abs()) <= depth as i32 {
                 break; // a forced result within the horizon: deeper changes nothing
             }
@@ -333,8 +365,47 @@ impl<R: Rules> Search<'_, R> {
                     self.stopped = true;
                 }
             }
+            if self.control.is_some_and(SearchControl::should_stop) {
+                self.stopped = true;
+            }
         }
         self.stopped
+    }
+
+    /// `first` and the table's best moves after it, as far as they are
+    /// stored and legal (at most [`PV_LEN`] moves, ending at a repetition).
+    fn principal_variation(&mut self, pos: &Position, first: Move) -> Vec<Move> {
+        let mark = self.draws.mark();
+        let (mut line, mut at, mut m) = (vec![first], *pos, first);
+        loop {
+            let mut next = at;
+            next.apply::<R>(&m);
+            self.draws.push::<R>(&at, &m, &next);
+            at = next;
+            if line.len() >= PV_LEN || self.draws.occurrences() >= 2 {
+                break;
+            }
+            let Some(e) = self
+                .tt
+                .probe(self.draws.key())
+                .filter(|e| e.has_move)
+                .copied()
+            else {
+                break;
+            };
+            let mut moves = MoveList::new();
+            generate::<R>(&at, &mut moves);
+            let Some(found) = moves
+                .iter()
+                .find(|x| ident(x) == (e.from, e.to, e.captured))
+            else {
+                break;
+            };
+            m = *found;
+            line.push(m);
+        }
+        self.draws.rewind(mark);
+        line
     }
 
     fn order_key(

@@ -41,9 +41,10 @@ pub mod uct;
 
 pub use spec::{parse_player, parse_player_with, PlayerOptions, SpecError};
 
-use rafle_core::{EndReason, Game, Move};
+use rafle_core::{Color, EndReason, Game, Move};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A draughts player.
 pub trait Player: Send {
@@ -71,6 +72,101 @@ pub trait Player: Send {
     /// What the last search found, as far as the player knows it.
     fn info(&self) -> SearchInfo {
         SearchInfo::default()
+    }
+
+    /// Hands the next searches a [`SearchControl`] (None: none): a player
+    /// that can be interrupted checks it while searching and returns its
+    /// best move so far once [`SearchControl::should_stop`] says so, and
+    /// reports its progress there (alpha-beta per iteration). Players that
+    /// ignore it search to their budget. rafle as a Hub engine (`stop`,
+    /// `ponder-hit`, `info` lines) is the caller.
+    fn set_control(&mut self, _control: Option<Arc<SearchControl>>) {}
+
+    /// The game is over, `winner` as the arena records it (None: a draw).
+    /// A player that speaks to an engine tells it (DXP's GAMEEND) and
+    /// returns what the engine said about the result when that differs
+    /// from `winner`, a note for the game's record.
+    fn game_over(&mut self, _game: &Game, _winner: Option<Color>) -> Option<String> {
+        None
+    }
+}
+
+/// Outside control of a running search, shared with the thread that runs
+/// it: a stop flag and a deadline that another thread may set at any time
+/// (Hub's `stop` and `ponder-hit`), and a callback that receives progress
+/// reports (Hub's `info` lines). Players check [`SearchControl::should_stop`]
+/// every few hundred nodes or every simulation, so a stop is obeyed within
+/// about a millisecond (a network player: within one evaluator call).
+pub struct SearchControl {
+    origin: Instant,
+    stop: AtomicBool,
+    /// Nanoseconds after `origin` at which to stop; 0: no deadline.
+    deadline: AtomicU64,
+    progress: Option<Box<ProgressFn>>,
+}
+
+/// Receives a search's progress (see [`SearchControl::report`]).
+pub type ProgressFn = dyn Fn(&SearchInfo) + Send + Sync;
+
+impl SearchControl {
+    pub fn new() -> SearchControl {
+        SearchControl {
+            origin: Instant::now(),
+            stop: AtomicBool::new(false),
+            deadline: AtomicU64::new(0),
+            progress: None,
+        }
+    }
+
+    /// A control whose progress reports go to `f` (called on the searching
+    /// thread).
+    pub fn with_progress(f: impl Fn(&SearchInfo) + Send + Sync + 'static) -> SearchControl {
+        SearchControl {
+            progress: Some(Box::new(f)),
+            ..SearchControl::new()
+        }
+    }
+
+    /// Asks the search to end now.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Asks the search to end at `when` (replacing an earlier deadline).
+    pub fn stop_at(&self, when: Instant) {
+        let ns = when.saturating_duration_since(self.origin).as_nanos();
+        self.deadline
+            .store(ns.clamp(1, u64::MAX as u128) as u64, Ordering::Relaxed);
+    }
+
+    /// Whether the search should end now: stopped, or past its deadline.
+    pub fn should_stop(&self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        let d = self.deadline.load(Ordering::Relaxed);
+        d != 0 && self.origin.elapsed().as_nanos() >= d as u128
+    }
+
+    /// Reports progress (a no-op without a callback).
+    pub fn report(&self, info: &SearchInfo) {
+        if let Some(f) = &self.progress {
+            f(info);
+        }
+    }
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl::new()
+    }
+}
+
+impl std::fmt::Debug for SearchControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchControl")
+            .field("should_stop", &self.should_stop())
+            .finish_non_exhaustive()
     }
 }
 

@@ -13,7 +13,7 @@
 
 use crate::eval::piece_values;
 use crate::tables::{self, Tables};
-use crate::{Budget, Forfeit, Player, SearchInfo};
+use crate::{Budget, Forfeit, Player, SearchControl, SearchInfo};
 use rafle_core::movegen::generate;
 use rafle_core::rng::Rng;
 use rafle_core::{Color, DrawState, Game, Goal, Move, MoveList, Position, Rules, Variant};
@@ -51,6 +51,8 @@ pub struct Uct {
     /// Endgame tables: their value ends a simulation at a covered node or
     /// rollout position; a covered root plays their move.
     tables: Option<Arc<Tables>>,
+    /// Ends a search early (between simulations).
+    control: Option<Arc<SearchControl>>,
 }
 
 impl Uct {
@@ -63,6 +65,7 @@ impl Uct {
             nodes: 0,
             last_nodes: 0,
             tables: None,
+            control: None,
         }
     }
 
@@ -95,7 +98,8 @@ impl Player for Uct {
         }
         let (m, n) = rafle_core::with_rules!(self.variant, R => {
             let draws = game.draw_state().recent();
-            Tree::<R>::new(*game.position(), draws, self.cfg, tb).run(&mut self.rng)
+            Tree::<R>::new(*game.position(), draws, self.cfg, tb)
+                .run(&mut self.rng, self.control.as_deref())
         });
         self.nodes += n;
         self.last_nodes = n;
@@ -118,6 +122,10 @@ impl Player for Uct {
             nodes: self.last_nodes,
             ..SearchInfo::default()
         }
+    }
+
+    fn set_control(&mut self, control: Option<Arc<SearchControl>>) {
+        self.control = control;
     }
 }
 
@@ -212,9 +220,12 @@ impl<'a, R: Rules> Tree<'a, R> {
 
     /// Runs the simulations; returns the most visited root move and the
     /// number of tree nodes created (what [`Player::nodes`] counts for UCT).
-    fn run(mut self, rng: &mut Rng) -> (Move, u64) {
+    fn run(mut self, rng: &mut Rng, control: Option<&SearchControl>) -> (Move, u64) {
         let root = self.draws.mark();
         for _ in 0..self.cfg.simulations {
+            if control.is_some_and(SearchControl::should_stop) {
+                break;
+            }
             let leaf = self.select_expand(rng);
             let v = match self.nodes[leaf].terminal {
                 Some(v) => v,

@@ -1,9 +1,12 @@
 //! Engines through the protocols, end to end: rafle's Hub client driving
 //! `rafle hub`, rafle's DXP initiator against `rafle dxp --listen`, each
-//! giving exactly the games of the same match in-process; and misbehaving
+//! giving exactly the games of the same match in-process; misbehaving
 //! engines (tests/fake_hub.py for Hub, a fake follower thread for DXP)
 //! that crash, send garbage, play an illegal move or fall silent, each
-//! losing its game with the reason while nothing hangs.
+//! losing its game with the reason while nothing hangs, and a late one
+//! that `stop` saves; DXP game results (GAMEEND reasons) both ways.
+//! pydraughts' hosts and the asynchronous Hub engine are tested from
+//! Python (python/tests/test_pydraughts.py).
 
 use rafle_arena::{pdn, play_match, ArenaConfig, MatchResult, Side};
 use rafle_core::{EndReason, Game, Variant};
@@ -59,6 +62,10 @@ struct Follower(Child, String);
 
 impl Follower {
     fn start(variant: Variant, player: &str) -> Follower {
+        Follower::start_with(variant, player, &[])
+    }
+
+    fn start_with(variant: Variant, player: &str, args: &[&str]) -> Follower {
         let mut child = Command::new(RAFLE)
             .args([
                 "dxp",
@@ -69,6 +76,7 @@ impl Follower {
                 "--player",
                 player,
             ])
+            .args(args)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
@@ -95,7 +103,13 @@ impl Drop for Follower {
 #[test]
 fn matches_through_hub_and_dxp_give_the_games_played_in_process() {
     let player = "alphabeta:2";
-    for v in [Variant::International, Variant::Thai] {
+    // One variant of each numbering (rafle_engine::notation::Numbering).
+    for v in [
+        Variant::International,
+        Variant::Thai,
+        Variant::Russian,
+        Variant::Checkers,
+    ] {
         let a = Side::Player(rafle_search::parse_player(player, v).unwrap());
         let in_process = play_match(v, &a, &fixed_seed(player, v), &cfg(6, 2)).unwrap();
         let reference = games_text(&in_process, "", "");
@@ -274,6 +288,20 @@ fn a_hub_engine_that_misbehaves_loses_with_the_reason() {
 }
 
 #[test]
+fn a_hub_engine_past_its_time_is_told_to_stop_and_its_move_counts() {
+    // Silent until `stop`, which rafle sends when the move time (0.05 s,
+    // twice that allowed) has passed: the game goes on, no forfeit.
+    let t = Instant::now();
+    let m = fake_hub_match("late", 2, 2).unwrap();
+    assert!(t.elapsed() < Duration::from_secs(60));
+    assert_eq!(m.games.len(), 2);
+    for g in &m.games {
+        assert!(!g.termination.is_forfeit(), "{:?}", g.detail);
+        assert!(g.moves.len() > 6, "the game went past the late move");
+    }
+}
+
+#[test]
 fn an_engine_failing_every_game_stops_the_match_in_one_line() {
     match fake_hub_match("crash", 0, 40) {
         Err(EvalError::Aborted(why)) => {
@@ -327,7 +355,7 @@ fn fake_follower(mode: &'static str, after: usize) -> String {
                             from, to, captured, ..
                         }) => {
                             if let Some((g, _)) = game.as_mut() {
-                                let m = WireMove { from, to, captured }.find(g).unwrap();
+                                let m = WireMove { from, to, captured }.find(v, g).unwrap();
                                 g.play(&m).unwrap();
                             }
                         }
@@ -424,6 +452,326 @@ fn a_dxp_engine_that_misbehaves_loses_with_the_reason() {
         assert!(d.contains(detail) && d.starts_with("dxp:"), "{mode}: {d}");
         assert_eq!(m.wdl.games(), 2);
     }
+}
+
+/// The DXP reason from `side`'s view of a game won by `winner`.
+fn reason(winner: Option<rafle_core::Color>, side: rafle_core::Color) -> char {
+    rafle_engine::dxp::client::reason_for(winner, side)
+}
+
+/// A DXP follower that plays `spec` and records each GAMEEND it receives
+/// with its colour; it acknowledges with `claim`, or with the result from
+/// its side (by the rules if they ended its game, else the initiator's).
+type Ends = Arc<std::sync::Mutex<Vec<(rafle_core::Color, char)>>>;
+
+fn recording_follower(spec: &str, claim: Option<char>) -> (String, Ends) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let ends: Ends = Arc::default();
+    let (record, spec) = (ends.clone(), spec.to_string());
+    std::thread::spawn(move || {
+        let Some(Ok(stream)) = listener.incoming().next() else {
+            return;
+        };
+        let v = Variant::International;
+        let mut conn = Connection::new(stream).unwrap();
+        let factory = rafle_search::parse_player(&spec, v).unwrap();
+        let mut table: Option<(Game, rafle_core::Color, Box<dyn rafle_search::Player>)> = None;
+        while let Ok(text) = conn.recv(Duration::from_secs(60), None) {
+            match Message::decode(&text).unwrap() {
+                Message::GameRequest {
+                    follower, position, ..
+                } => {
+                    let pos = match position {
+                        None => rafle_core::Position::start(v),
+                        Some((side, board)) => rafle_engine::notation::DXP
+                            .read(
+                                v,
+                                &format!("{}{board}", rafle_engine::notation::DXP.side(side)),
+                            )
+                            .unwrap(),
+                    };
+                    table = Some((Game::from_position(v, pos), follower, factory(1)));
+                    conn.send(&Message::GameAccept {
+                        name: "recorder".into(),
+                        code: '0',
+                    })
+                    .unwrap();
+                }
+                Message::Move {
+                    from, to, captured, ..
+                } => {
+                    let (g, _, _) = table.as_mut().unwrap();
+                    let m = WireMove { from, to, captured }.find(v, g).unwrap();
+                    g.play(&m).unwrap();
+                }
+                Message::GameEnd { reason: theirs, .. } => {
+                    let (g, me, _) = table.take().unwrap();
+                    record.lock().unwrap().push((me, theirs));
+                    let ours = claim.unwrap_or_else(|| match g.outcome() {
+                        Some(o) => reason(o.winner, me),
+                        None => ['0', '3', '2', '1'][theirs as usize - '0' as usize],
+                    });
+                    conn.send(&Message::GameEnd {
+                        reason: ours,
+                        stop: '0',
+                    })
+                    .unwrap();
+                    continue;
+                }
+                _ => continue,
+            }
+            let Some((g, me, player)) = table.as_mut() else {
+                continue;
+            };
+            if g.turn() == *me && !g.is_over() {
+                let m = player.choose(g).unwrap();
+                let w = WireMove::of(v, &m);
+                g.play(&m).unwrap();
+                conn.send(&Message::Move {
+                    seconds: 0,
+                    from: w.from,
+                    to: w.to,
+                    captured: w.captured,
+                })
+                .unwrap();
+            }
+        }
+    });
+    (addr, ends)
+}
+
+#[test]
+fn the_dxp_initiator_sends_the_arenas_result_and_notes_a_different_one() {
+    let v = Variant::International;
+    let mut seen = std::collections::BTreeSet::new();
+    // The engine wins, loses, or the arena adjudicates a draw.
+    for (ours, engine, max_plies) in [
+        ("random", "alphabeta:2", 300),
+        ("alphabeta:2", "random", 300),
+        ("random", "random", 6),
+    ] {
+        let (addr, ends) = recording_follower(engine, None);
+        let b = Side::Player(parse_player(&format!("dxp:{addr}"), v, &opts(None)).unwrap());
+        let a = Side::Player(rafle_search::parse_player(ours, v).unwrap());
+        let cfg = ArenaConfig {
+            max_plies,
+            ..cfg(2, 1)
+        };
+        let m = play_match(v, &a, &b, &cfg).unwrap();
+        let ends = ends.lock().unwrap().clone();
+        assert_eq!(ends.len(), 2, "{ours} against {engine}");
+        for (g, (engine_side, sent)) in m.games.iter().zip(ends) {
+            assert_eq!(
+                sent,
+                reason(g.winner, engine_side.opponent()),
+                "{ours}/{engine}"
+            );
+            assert_eq!(g.detail, None, "the engine agreed");
+            seen.insert(sent);
+        }
+    }
+    assert_eq!(seen.into_iter().collect::<String>(), "123");
+    // An engine that always claims the win: a note where it did not win.
+    let (addr, _) = recording_follower("random", Some('3'));
+    let b = Side::Player(parse_player(&format!("dxp:{addr}"), v, &opts(None)).unwrap());
+    let a = Side::Player(rafle_search::parse_player("alphabeta:2", v).unwrap());
+    let m = play_match(
+        v,
+        &a,
+        &b,
+        &ArenaConfig {
+            max_plies: 300,
+            ..cfg(2, 1)
+        },
+    )
+    .unwrap();
+    for g in &m.games {
+        let d = g.detail.as_deref().unwrap_or("");
+        assert!(
+            d.contains("its GAMEEND says it won (reason 3, the arena's result being it lost)"),
+            "{d}"
+        );
+        assert!(pdn::write_game(g, "t").contains(d));
+    }
+}
+
+#[test]
+fn the_dxp_follower_ends_games_with_its_result() {
+    let v = Variant::International;
+    let follower = Follower::start(v, "alphabeta:2");
+    let wait = Duration::from_secs(20);
+    let request = |fen: &str, follower_side| {
+        let stream = std::net::TcpStream::connect(&follower.1).unwrap();
+        let mut conn = Connection::new(stream).unwrap();
+        let pos = Game::from_fen(v, fen).unwrap().position().to_owned();
+        let board = rafle_engine::notation::DXP.write(v, &pos)[1..].to_string();
+        conn.send(&Message::GameRequest {
+            name: "test".into(),
+            follower: follower_side,
+            minutes: 5,
+            moves: 0,
+            position: (fen != "start").then_some((pos.side, board)),
+        })
+        .unwrap();
+        let accepted = Message::decode(&conn.recv(wait, None).unwrap()).unwrap();
+        assert!(matches!(accepted, Message::GameAccept { code: '0', .. }));
+        conn
+    };
+    let next = |conn: &Connection| Message::decode(&conn.recv(wait, None).unwrap()).unwrap();
+    let white = rafle_core::Color::White;
+    // rafle (White) takes Black's last man: it won.
+    let conn = request("W:W28:B22", white);
+    assert!(matches!(
+        next(&conn),
+        Message::Move {
+            from: 28,
+            to: 17,
+            ..
+        }
+    ));
+    assert_eq!(
+        next(&conn),
+        Message::GameEnd {
+            reason: '3',
+            stop: '0'
+        }
+    );
+    // Black (us) takes rafle's last man: it lost.
+    let mut conn = request("B:W28:B22", white);
+    conn.send(&Message::Move {
+        seconds: 0,
+        from: 22,
+        to: 33,
+        captured: vec![28],
+    })
+    .unwrap();
+    assert_eq!(
+        next(&conn),
+        Message::GameEnd {
+            reason: '1',
+            stop: '0'
+        }
+    );
+    // Ended by us: rafle gives the same result from its side.
+    for (ours, theirs) in [('1', '3'), ('2', '2'), ('3', '1'), ('0', '0')] {
+        let mut conn = request("W:W31,32,33:B18,19,20", rafle_core::Color::Black);
+        conn.send(&Message::GameEnd {
+            reason: ours,
+            stop: '0',
+        })
+        .unwrap();
+        assert_eq!(
+            next(&conn),
+            Message::GameEnd {
+                reason: theirs,
+                stop: '0'
+            }
+        );
+    }
+    // A draw by the rules (thai T9: one king each).
+    let thai = Follower::start(Variant::Thai, "alphabeta:2");
+    let stream = std::net::TcpStream::connect(&thai.1).unwrap();
+    let mut conn = Connection::new(stream).unwrap();
+    let pos = Game::from_fen(Variant::Thai, "W:WK29:BK4")
+        .unwrap()
+        .position()
+        .to_owned();
+    conn.send(&Message::GameRequest {
+        name: "test".into(),
+        follower: white,
+        minutes: 5,
+        moves: 0,
+        position: Some((
+            white,
+            rafle_engine::notation::DXP.write(Variant::Thai, &pos)[1..].to_string(),
+        )),
+    })
+    .unwrap();
+    assert!(matches!(next(&conn), Message::GameAccept { code: '0', .. }));
+    assert_eq!(
+        next(&conn),
+        Message::GameEnd {
+            reason: '2',
+            stop: '0'
+        }
+    );
+}
+
+#[test]
+fn rafle_hub_numbers_the_squares_as_it_is_told() {
+    // russian from the start, White to move: pydraughts numbers White's
+    // first moves from a1 (9-13 ...), rafle from b8 (21-17 ...), as
+    // pydraughts 0.5 (lidraughts-bot) does.
+    let start = format!("W{}{}{}", "b".repeat(12), "e".repeat(8), "w".repeat(12));
+    for (args, set, froms) in [
+        (vec![], None, 9..=12),
+        (vec!["--numbering", "rafle"], None, 21..=24),
+        (vec![], Some("rafle"), 21..=24),
+        (vec!["--numbering", "rafle"], Some("pydraughts"), 9..=12),
+    ] {
+        let mut child = Command::new(RAFLE)
+            .args(["hub", "--variant", "russian", "--player", "greedy"])
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let mut script = String::from("hub\n");
+        if let Some(n) = set {
+            script.push_str(&format!("set-param name=numbering value={n}\n"));
+        }
+        script.push_str(&format!("init\npos pos={start}\ngo think\n"));
+        std::io::Write::write_all(&mut input, script.as_bytes()).unwrap();
+        let mut done = String::new();
+        for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            if line.starts_with("done") {
+                done = line;
+                break;
+            }
+        }
+        drop(input);
+        let _ = child.wait();
+        let from: usize = done
+            .trim_start_matches("done move=")
+            .split('-')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(froms.contains(&from), "{args:?} {set:?}: {done}");
+    }
+    // rafle's client in rafle's numbering tells rafle hub so, and a DXP
+    // follower is given it: games with no forfeit.
+    let v = Variant::Russian;
+    let rafle_numbers = EngineOptions {
+        numbering: rafle_engine::notation::Convention::Rafle,
+        ..opts(None)
+    };
+    let follower = Follower::start_with(v, "greedy", &["--numbering", "rafle"]);
+    for spec in [
+        format!("hub:{RAFLE} hub --variant russian --player greedy"),
+        format!("dxp:{}", follower.1),
+    ] {
+        let b = Side::Player(parse_player(&spec, v, &rafle_numbers).unwrap());
+        let a = Side::Player(rafle_search::parse_player("greedy", v).unwrap());
+        let m = play_match(v, &a, &b, &cfg(2, 1)).unwrap();
+        assert!(
+            m.games.iter().all(|g| !g.termination.is_forfeit()),
+            "{spec}"
+        );
+    }
+    let out = Command::new(RAFLE)
+        .args(["hub", "--numbering", "fmjd"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("one of pydraughts, rafle"),
+        "{err}"
+    );
 }
 
 /// Whether process `pid` is alive (`kill -0`).
@@ -530,7 +878,7 @@ fn the_dxp_follower_plays_a_game_and_answers_back_requests() {
     else {
         panic!("no move")
     };
-    let reply = WireMove { from, to, captured }.find(&game).unwrap();
+    let reply = WireMove { from, to, captured }.find(v, &game).unwrap();
     game.play(&reply).unwrap();
     // Back to move 1, White to move: accepted, and nothing to play for Black.
     conn.send(&Message::BackRequest {
@@ -571,7 +919,7 @@ fn the_dxp_follower_plays_a_game_and_answers_back_requests() {
         panic!("no move after going back")
     };
     assert!(WireMove { from, to, captured }
-        .find(&{
+        .find(v, &{
             let mut g = Game::new(v);
             g.play(&ours).unwrap();
             g

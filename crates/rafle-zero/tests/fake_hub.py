@@ -6,8 +6,8 @@ It relays every line to a real Hub engine (COMMAND) and its answers back,
 until the search numbered AFTER (0 is the first, counted over the process's
 life), where MODE strikes: crash (exits with status 3), garbage (a done line
 whose move is not a move), illegal (a well-formed move that is not legal),
-silent (never answers, but keeps reading). With FAKE_PID_FILE set it writes
-its pid there first.
+silent (never answers, but keeps reading), late (answers only when told to
+`stop`). With FAKE_PID_FILE set it writes its pid there first.
 """
 
 import os
@@ -33,12 +33,18 @@ def relay_until(word):
 
 
 searches = 0
+held = []
 for line in sys.stdin:
     engine.stdin.write(line)
     engine.stdin.flush()
     command_word = (line.split() or [""])[0]
     if command_word == "quit":
         break
+    if command_word == "stop" and held:
+        sys.stdout.write("".join(held))
+        sys.stdout.flush()
+        held = []
+        continue
     answer_ends = {"hub": "wait", "init": "ready", "ping": "pong", "go": "done"}
     if command_word not in answer_ends:
         continue
@@ -57,5 +63,7 @@ for line in sys.stdin:
                 answers = ["done move=1-2\n"]
             elif mode == "silent":
                 answers = []
+            elif mode == "late":
+                held, answers = answers, []
     sys.stdout.write("".join(answers))
     sys.stdout.flush()

@@ -15,8 +15,8 @@ use rafle_env::{Env, EnvConfig};
 use smallvec::SmallVec;
 
 use super::{
-    by_player, game_end, opening_game, pair_opening, player_move, player_seed, ArenaConfig, Effort,
-    End, PairGames, Seat, Side, Tally,
+    by_player, game_end, opening_game, pair_opening, player_move, player_seed, tell_game_over,
+    ArenaConfig, Effort, End, PairGames, Seat, Side, Tally,
 };
 use rafle_search::network::{
     Client, EvalError, EvalStats, Evaluator, LeafSlots, Lockstep, MoveMaker, Request,
@@ -266,6 +266,16 @@ impl LiveGame {
         e
     }
 
+    /// Ends the game, telling its plain players.
+    fn end_with(&mut self, mut end: End) {
+        let players = self.movers.iter_mut().filter_map(|m| match m {
+            Mover::Player(p) => Some(p),
+            Mover::Network { .. } => None,
+        });
+        tell_game_over(players, &self.game, &mut end);
+        self.end = Some(end);
+    }
+
     fn record(&self, variant: Variant) -> super::GameRecord {
         let end = self
             .end
@@ -283,7 +293,7 @@ impl Client for LiveGame {
                 return Request::default();
             }
             if let Some(end) = game_end(&self.game, self.max_plies, self.adjudicator.as_deref()) {
-                self.end = Some(end);
+                self.end_with(end);
                 continue;
             }
             let side = self.game.turn();
@@ -292,7 +302,7 @@ impl Client for LiveGame {
                 Mover::Player(p) => {
                     match player_move(p.as_mut(), &mut self.game, &mut self.efforts[i]) {
                         Ok(m) => self.play_env(&m),
-                        Err(end) => self.end = Some(end),
+                        Err(end) => self.end_with(end),
                     }
                 }
                 Mover::Network { mover, evaluator } => {
@@ -330,7 +340,7 @@ impl Client for LiveGame {
                                             false,
                                             "a chain of legal steps is a legal move"
                                         );
-                                        self.end = Some((
+                                        self.end_with((
                                             Some(side.opponent()),
                                             EndReason::IllegalMove,
                                             None,

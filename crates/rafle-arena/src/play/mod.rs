@@ -207,7 +207,9 @@ pub struct GameRecord {
     /// `ProtocolError`: that player lost).
     pub termination: EndReason,
     /// A forfeit's detail: who, and what happened (the engine's move and
-    /// the position for an illegal move, its exit status, its last line).
+    /// the position for an illegal move, its exit status, its last line);
+    /// and an engine's own word on the result where it differs (a DXP
+    /// engine's GAMEEND reason). Written as a PDN comment.
     pub detail: Option<String>,
 }
 
@@ -446,6 +448,24 @@ fn player_move(p: &mut dyn Player, g: &mut Game, effort: &mut Effort) -> Result<
     }
 }
 
+/// Tells `players` that the game is over ([`Player::game_over`]); what an
+/// engine says about the result when it differs goes into the detail.
+fn tell_game_over<'p>(
+    players: impl IntoIterator<Item = &'p mut Box<dyn Player>>,
+    game: &Game,
+    end: &mut End,
+) {
+    for p in players {
+        if let Some(note) = p.game_over(game, end.0) {
+            let note = format!("{}: {note}", p.name());
+            end.2 = Some(match end.2.take() {
+                Some(d) => format!("{d}; {note}"),
+                None => note,
+            });
+        }
+    }
+}
+
 /// A game as played: the final game, how it ended, White's and Black's effort.
 struct Played {
     game: Game,
@@ -553,7 +573,8 @@ fn play_pair(
             opening_plies: opening.len(),
             opening: desc.clone(),
         };
-        let played = play_game(variant, white.as_mut(), black.as_mut(), &opening, cfg)?;
+        let mut played = play_game(variant, white.as_mut(), black.as_mut(), &opening, cfg)?;
+        tell_game_over([white, black], &played.game, &mut played.end);
         let rec = seat.record(variant, &played.game, played.end);
         bar.record(&rec);
         let (ea, eb) = by_player(played.effort, a_is_white);

@@ -2,11 +2,14 @@
 //! initiator. At the engine's first move of a game it sends the game
 //! request (the engine's colour, the clock, the current position), then at
 //! each of its moves the opponent's moves since, and reads the engine's.
-//! When the game ends rafle sends `E` (reason unknown: the arena keeps the
-//! result) with "next game preferred" and waits for the engine's `E`
-//! before the connection serves the next game. One connection per game in
-//! flight; a connection that failed is closed and the next game connects
-//! afresh.
+//! When the game ends ([`Player::game_over`]) rafle sends the moves the
+//! engine has not seen if the rules ended it (so the engine sees the end
+//! too), then `E` with the arena's result from rafle's side (1 rafle lost,
+//! 2 a draw, 3 rafle won; 0 when a game is left unfinished) and "next game
+//! preferred", and waits for the engine's `E` before the connection serves
+//! the next game; a result the engine states otherwise becomes a note in
+//! the game's record (its PDN comment). One connection per game in flight;
+//! a connection that failed is closed and the next game connects afresh.
 //!
 //! DXP carries a game clock only: the level is `time=S [moves=N]`, sent as
 //! whole minutes (rounded up) and the move count (0 without one; engines
@@ -19,7 +22,7 @@ use super::message::Message;
 use super::Connection;
 use crate::level::{Clock, Level};
 use crate::link::Silence;
-use crate::notation::{WireMove, DXP};
+use crate::notation::{Wire, WireMove, DXP};
 use crate::pool::Pool;
 use crate::EngineOptions;
 use rafle_core::{Color, EndReason, Game, Move, Position, Variant};
@@ -80,6 +83,8 @@ pub struct DxpShared {
 /// The game in progress on a connection.
 #[derive(Debug)]
 struct Match {
+    /// The engine's colour.
+    engine: Color,
     /// The arena's ply at the game request.
     base_ply: usize,
     /// The game as the engine knows it (from the requested position).
@@ -151,7 +156,7 @@ impl DxpPlayer {
         let v = game.variant();
         let pos = *game.position();
         let start = pos == Position::start(v) && pos.side == Color::White;
-        let board = DXP.write(v, &pos)[1..].to_string();
+        let board = DXP.write(Wire::new(v, s.opts.numbering), &pos)[1..].to_string();
         self.send(&Message::GameRequest {
             name: "rafle".into(),
             follower: pos.side,
@@ -168,11 +173,13 @@ impl DxpPlayer {
                         format!("the engine refused the game (code {code})"),
                     ))
                 }
-                Message::Chat(_) => {}
+                // A late GAMEEND of the last game, crossing ours.
+                Message::Chat(_) | Message::GameEnd { .. } => {}
                 other => return Err(protocol(format!("{other:?} instead of a game acceptance"))),
             }
         }
         self.game = Some(Match {
+            engine: pos.side,
             base_ply: game.ply(),
             known: Game::from_position(v, pos),
             clock: Clock::new(Level::Clock {
@@ -188,24 +195,7 @@ impl DxpPlayer {
         if self.game.is_none() {
             self.request(game)?;
         }
-        let v = game.variant();
-        // The opponent's moves since the engine's last one.
-        let m = self.game.as_ref().expect("requested");
-        let seen = m.base_ply + m.known.ply();
-        let news: Vec<Move> = game.history().skip(seen).copied().collect();
-        for mv in news {
-            let w = WireMove::of(v, &mv);
-            self.send(&Message::Move {
-                seconds: 0,
-                from: w.from,
-                to: w.to,
-                captured: w.captured,
-            })?;
-            let known = &mut self.game.as_mut().expect("requested").known;
-            known
-                .play(&mv)
-                .map_err(|e| protocol(format!("the game went astray: {e}")))?;
-        }
+        self.send_news(game)?;
         let t = Instant::now();
         // The clock, and never more than the engine timeout for one move.
         let timeout = self.shared.opts.timeout;
@@ -236,15 +226,10 @@ impl DxpPlayer {
                         reason: '0',
                         stop: '0',
                     })?;
-                    let says = match reason {
-                        '1' => "it loses",
-                        '2' => "a draw",
-                        '3' => "it wins",
-                        _ => "no result",
-                    };
                     return Err(protocol(format!(
-                        "the engine ended the game at ply {} ({says})",
-                        game.ply()
+                        "the engine ended the game at ply {} ({})",
+                        game.ply(),
+                        says(reason)
                     )));
                 }
                 other => return Err(protocol(format!("{other:?} instead of a move"))),
@@ -252,34 +237,69 @@ impl DxpPlayer {
         };
         let m = self.game.as_mut().expect("requested");
         m.clock.spend(t.elapsed());
+        let wire = Wire::new(m.known.variant(), self.shared.opts.numbering);
         let mv = answer
-            .find(&m.known)
+            .find(wire, &m.known)
             .map_err(|e| Forfeit::new(EndReason::IllegalMove, format!("the engine played {e}")))?;
         m.known.play(&mv).map_err(|e| protocol(e.to_string()))?;
         Ok(mv)
     }
 
-    /// Ends the game on the connection; true if the engine acknowledged.
-    fn end_game(&mut self) -> bool {
-        if self.game.take().is_none() {
-            return true;
+    /// Sends the moves of `game` the engine has not seen (the opponent's
+    /// since the engine's last one).
+    fn send_news(&mut self, game: &Game) -> Result<(), Forfeit> {
+        let wire = Wire::new(game.variant(), self.shared.opts.numbering);
+        let m = self.game.as_ref().expect("requested");
+        let seen = m.base_ply + m.known.ply();
+        let news: Vec<Move> = game.history().skip(seen).copied().collect();
+        for mv in news {
+            let w = WireMove::of(wire, &mv);
+            self.send(&Message::Move {
+                seconds: 0,
+                from: w.from,
+                to: w.to,
+                captured: w.captured,
+            })?;
+            let known = &mut self.game.as_mut().expect("requested").known;
+            known
+                .play(&mv)
+                .map_err(|e| protocol(format!("the game went astray: {e}")))?;
         }
-        if self
-            .send(&Message::GameEnd {
-                reason: '0',
-                stop: '0',
-            })
-            .is_err()
-        {
-            return false;
-        }
+        Ok(())
+    }
+
+    /// Ends the game on the connection with `reason` (rafle's side); the
+    /// engine's reason if it acknowledged (moves and chat on the way are
+    /// passed over).
+    fn end_game(&mut self, reason: char) -> Option<char> {
+        self.game.take()?;
+        self.send(&Message::GameEnd { reason, stop: '0' }).ok()?;
         let t = Instant::now();
         while let Ok(m) = self.recv(END_WAIT.saturating_sub(t.elapsed())) {
-            if matches!(m, Message::GameEnd { .. }) {
-                return true;
+            if let Message::GameEnd { reason, .. } = m {
+                return Some(reason);
             }
         }
-        false
+        None
+    }
+}
+
+/// A DXP end reason from `side`'s view of a game won by `winner`.
+pub fn reason_for(winner: Option<Color>, side: Color) -> char {
+    match winner {
+        None => '2',
+        Some(w) if w == side => '3',
+        Some(_) => '1',
+    }
+}
+
+/// What an end reason says of its sender.
+pub fn says(reason: char) -> &'static str {
+    match reason {
+        '1' => "it lost",
+        '2' => "a draw",
+        '3' => "it won",
+        _ => "no result",
     }
 }
 
@@ -297,14 +317,45 @@ impl Player for DxpPlayer {
         }
         r
     }
+
+    fn game_over(&mut self, game: &Game, winner: Option<Color>) -> Option<String> {
+        if self.failed || self.conn.is_none() {
+            return None;
+        }
+        let engine = self.game.as_ref()?.engine;
+        // Over by the rules: the engine sees the last moves and may say so
+        // itself before our GAMEEND comes.
+        if game.is_over() && self.send_news(game).is_err() {
+            self.failed = true;
+            return None;
+        }
+        let Some(theirs) = self.end_game(reason_for(winner, engine.opponent())) else {
+            self.failed = true;
+            return None;
+        };
+        let expected = reason_for(winner, engine);
+        (theirs != '0' && theirs != expected).then(|| {
+            format!(
+                "its GAMEEND says {} (reason {theirs}, the arena's result being {})",
+                says(theirs),
+                says(expected)
+            )
+        })
+    }
 }
 
 impl Drop for DxpPlayer {
+    /// An unfinished game ends with reason 0; a connection whose games
+    /// all ended cleanly serves the next game.
     fn drop(&mut self) {
-        if self.conn.is_some() && !self.failed && self.end_game() {
-            if let Some(c) = self.conn.take() {
-                self.shared.pool.put(c);
-            }
+        if self.conn.is_none() || self.failed {
+            return;
+        }
+        if self.game.is_some() && self.end_game('0').is_none() {
+            return;
+        }
+        if let Some(c) = self.conn.take() {
+            self.shared.pool.put(c);
         }
     }
 }

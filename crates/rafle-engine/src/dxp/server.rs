@@ -12,8 +12,13 @@
 //!   says why, then `E0`). When the rules end the game rafle sends `E`
 //!   with its view (1 it lost, 2 draw, 3 it won); with a move count, after
 //!   that many moves it sends `E0` like Scan does.
-//! - `E` from the initiator is acknowledged with `E0`; stop code 1 closes
-//!   the connection.
+//! - `E` from the initiator is acknowledged with rafle's view: the rules'
+//!   result if they ended the game, else the initiator's result seen from
+//!   rafle's side (its 1 is rafle's 3), 0 if it gave none. After stop code
+//!   1 rafle waits a moment for the initiator to close the connection.
+//! - Each game's end, and the initiator's reason, is a line on stderr.
+//! - Messages go at least [`super::PACE`] apart (pydraughts' client glues
+//!   messages that arrive together).
 //! - Back request: accepted (`K0`) when the move number and side name a
 //!   ply of the game (rafle then goes back and moves if it is its turn),
 //!   refused (`K2`) otherwise.
@@ -22,9 +27,10 @@ use super::message::Message;
 use super::Connection;
 use crate::level::{Clock, Level};
 use crate::link::Silence;
-use crate::notation::{WireMove, DXP};
+use crate::notation::{Convention, Wire, WireMove, DXP};
 use rafle_core::{Color, Game, Position, Variant};
 use rafle_search::{Player, PlayerFactory};
+use std::io::Write;
 use std::net::TcpListener;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -38,7 +44,15 @@ pub struct Follower {
     pub seed: u64,
     /// The name sent in the acceptance.
     pub name: String,
+    /// How squares are numbered on boards other than 10x10.
+    pub numbering: Convention,
     pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Follower {
+    fn wire(&self) -> Wire {
+        Wire::new(self.variant, self.numbering)
+    }
 }
 
 impl std::fmt::Debug for Follower {
@@ -58,7 +72,7 @@ pub fn serve(listener: TcpListener, follower: Follower) -> std::io::Result<()> {
         let f = follower.clone();
         std::thread::spawn(move || {
             if let Ok(conn) = Connection::new(stream) {
-                follow(conn, &f);
+                follow(conn.paced(super::PACE), &f);
             }
         });
         if follower
@@ -81,14 +95,29 @@ struct Table {
     moves: u32,
 }
 
-/// Result code of `game` from `me`'s side.
+/// How long rafle waits for the initiator to close after stop code 1.
+const LINGER: Duration = Duration::from_secs(10);
+
+/// Result code of `game` from `me`'s side (0 if the rules have not ended it).
 fn reason_for(game: &Game, me: Color) -> char {
-    match game.outcome().map(|o| o.winner) {
-        Some(Some(w)) if w == me => '3',
-        Some(Some(_)) => '1',
-        Some(None) => '2',
+    match game.outcome() {
+        Some(o) => super::client::reason_for(o.winner, me),
         None => '0',
     }
+}
+
+/// The same result from the other side.
+fn mirrored(reason: char) -> char {
+    match reason {
+        '1' => '3',
+        '3' => '1',
+        r => r,
+    }
+}
+
+/// A line on stderr (which may be closed: then nothing).
+fn log(text: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr(), "rafle dxp: {text}");
 }
 
 /// Plays on one connection until it closes.
@@ -118,7 +147,7 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                 let pos = match &position {
                     None => Ok(Position::start(f.variant)),
                     Some((side, board)) => {
-                        DXP.read(f.variant, &format!("{}{board}", DXP.side(*side)))
+                        DXP.read(f.wire(), &format!("{}{board}", DXP.side(*side)))
                     }
                 };
                 match pos {
@@ -140,7 +169,7 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                             moves,
                         });
                         conn.send(&accept(f, '0'))
-                            .and_then(|_| turn(&mut conn, &mut table))
+                            .and_then(|_| turn(&mut conn, &mut table, f.wire()))
                     }
                 }
             }
@@ -148,10 +177,10 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                 from, to, captured, ..
             } => match table.as_mut() {
                 None => conn.send(&Message::Chat("error: no game in progress".into())),
-                Some(t) => match (WireMove { from, to, captured }).find(&t.game) {
+                Some(t) => match (WireMove { from, to, captured }).find(f.wire(), &t.game) {
                     Ok(m) if t.game.turn() != t.me => {
                         let _ = t.game.play(&m);
-                        turn(&mut conn, &mut table)
+                        turn(&mut conn, &mut table, f.wire())
                     }
                     other => {
                         let why = match other {
@@ -169,13 +198,31 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                     }
                 },
             },
-            Message::GameEnd { stop, .. } => {
-                let ack = if table.take().is_some() {
-                    conn.send(&Message::GameEnd { reason: '0', stop })
-                } else {
-                    Ok(())
+            Message::GameEnd { reason, stop } => {
+                log(format_args!(
+                    "the initiator's GAMEEND: {} (E{reason}{stop})",
+                    super::client::says(reason)
+                ));
+                let ack = match table.take() {
+                    Some(t) => {
+                        let ours = match reason_for(&t.game, t.me) {
+                            '0' => mirrored(reason),
+                            r => r,
+                        };
+                        log(format_args!(
+                            "game ended at ply {}: {} (E{ours} sent)",
+                            t.game.ply(),
+                            super::client::says(ours).replace("it ", "rafle ")
+                        ));
+                        conn.send(&Message::GameEnd { reason: ours, stop })
+                    }
+                    None => Ok(()),
                 };
                 if stop == '1' {
+                    // The initiator closes; some (pydraughts) spin on a
+                    // connection closed under them.
+                    let t = Instant::now();
+                    while conn.recv(LINGER.saturating_sub(t.elapsed()), None).is_ok() {}
                     return;
                 }
                 ack
@@ -197,7 +244,7 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                             let _ = t.game.undo();
                         }
                         conn.send(&Message::BackAccept { code: '0' })
-                            .and_then(|_| turn(&mut conn, &mut table))
+                            .and_then(|_| turn(&mut conn, &mut table, f.wire()))
                     }
                 }
                 None => conn.send(&Message::BackAccept { code: '2' }),
@@ -218,7 +265,7 @@ fn accept(f: &Follower, code: char) -> Message {
 }
 
 /// Moves if it is rafle's turn, and ends the game when it is over.
-fn turn(conn: &mut Connection, table: &mut Option<Table>) -> std::io::Result<()> {
+fn turn(conn: &mut Connection, table: &mut Option<Table>, wire: Wire) -> std::io::Result<()> {
     let Some(t) = table.as_mut() else {
         return Ok(());
     };
@@ -247,7 +294,7 @@ fn turn(conn: &mut Connection, table: &mut Option<Table>) -> std::io::Result<()>
             });
         };
         t.clock.spend(start.elapsed());
-        let w = WireMove::of(t.game.variant(), &m);
+        let w = WireMove::of(wire, &m);
         let _ = t.game.play(&m);
         conn.send(&Message::Move {
             seconds: start.elapsed().as_secs() as u32,
@@ -258,6 +305,11 @@ fn turn(conn: &mut Connection, table: &mut Option<Table>) -> std::io::Result<()>
     }
     if t.game.is_over() {
         let reason = reason_for(&t.game, t.me);
+        log(format_args!(
+            "game ended at ply {}: {} (E{reason} sent)",
+            t.game.ply(),
+            super::client::says(reason).replace("it ", "rafle ")
+        ));
         *table = None;
         conn.send(&Message::GameEnd { reason, stop: '0' })?;
     }

@@ -4,7 +4,9 @@
 //! Per move: `pos pos=<position after the last capture or man move>
 //! moves="<king moves since>"`, the `level` line (the clock's state), `go
 //! think`; `info` lines are kept for [`Player::info`], `done move=` ends
-//! the search. The engine forfeits the game when it exits
+//! the search. An engine that passes its time (the deadline of
+//! [`Clock::deadline`] less [`GRACE`]) is sent `stop`, and has the grace
+//! to answer. The engine forfeits the game when it exits
 //! ([`EndReason::EngineFailure`], with its exit status and last stderr
 //! line), sends a malformed line, an `error` or an unreadable move
 //! ([`EndReason::ProtocolError`]), a move that is not legal
@@ -12,9 +14,9 @@
 //! ([`EndReason::TimeForfeit`]).
 
 use super::syntax::Line;
-use crate::level::Clock;
+use crate::level::{Clock, GRACE};
 use crate::link::{Inbox, Silence};
-use crate::notation::{reversible_tail, WireMove, HUB};
+use crate::notation::{reversible_tail, Wire, WireMove, HUB};
 use crate::pool::Pool;
 use crate::{hub_variant, EngineOptions};
 use rafle_core::{EndReason, Game, Move, Variant};
@@ -113,6 +115,14 @@ impl HubEngine {
                     .arg("value", ours),
             )?;
         }
+        // An engine that numbers squares either way (rafle) is told ours.
+        if param("numbering").is_some() {
+            self.send(
+                &Line::new("set-param")
+                    .arg("name", "numbering")
+                    .arg("value", opts.numbering),
+            )?;
+        }
         for (name, value) in &opts.params {
             if param(name).is_none() {
                 let known: Vec<&str> = params.iter().filter_map(|p| p.get("name")).collect();
@@ -191,10 +201,14 @@ impl HubEngine {
         info: &mut SearchInfo,
     ) -> Result<Move, Forfeit> {
         let v = game.variant();
+        let wire = Wire::new(v, opts.numbering);
         let (base, tail) = reversible_tail(game);
-        let mut pos = Line::new("pos").arg("pos", HUB.write(v, &base));
+        let mut pos = Line::new("pos").arg("pos", HUB.write(wire, &base));
         if !tail.is_empty() {
-            let moves: Vec<String> = tail.iter().map(|m| WireMove::of(v, m).to_hub()).collect();
+            let moves: Vec<String> = tail
+                .iter()
+                .map(|m| WireMove::of(wire, m).to_hub())
+                .collect();
             pos = pos.arg("moves", moves.join(" "));
         }
         self.send(&pos)?;
@@ -203,20 +217,29 @@ impl HubEngine {
         }
         self.send(&Line::new("go").flag("think"))?;
         let within = clock.map_or(opts.timeout, |c| c.deadline(opts.timeout));
-        let deadline = Instant::now() + within;
+        let start = Instant::now();
+        let deadline = start + within;
+        // Past its budget the engine is asked to stop; it forfeits if it
+        // has not moved within the grace after that.
+        let mut stop_at = deadline.checked_sub(GRACE).filter(|&t| t > start);
         *info = SearchInfo::default();
         loop {
-            let line = self
-                .read(deadline, opts, "a search")
-                .map_err(|f| match f.reason {
-                    EndReason::TimeForfeit => Forfeit::new(
+            let line = match self.read(stop_at.unwrap_or(deadline), opts, "a search") {
+                Err(f) if f.reason == EndReason::TimeForfeit && stop_at.is_some() => {
+                    stop_at = None;
+                    self.send(&Line::new("stop"))?;
+                    continue;
+                }
+                Err(f) if f.reason == EndReason::TimeForfeit => {
+                    return Err(Forfeit::new(
                         EndReason::TimeForfeit,
                         format!("no move within {:.1} s", within.as_secs_f64()),
-                    ),
-                    _ => f,
-                })?;
+                    ))
+                }
+                other => other?,
+            };
             match line.command.as_str() {
-                "info" => read_info(&line, game, info),
+                "info" => read_info(&line, wire, game, info),
                 "error" => {
                     return Err(Forfeit::new(
                         EndReason::ProtocolError,
@@ -228,10 +251,10 @@ impl HubEngine {
                 }
                 "done" => {
                     let text = line.get("move").unwrap_or("");
-                    let wire = WireMove::parse_hub(text, v.num_squares()).map_err(|e| {
+                    let played = WireMove::parse_hub(text, v.num_squares()).map_err(|e| {
                         Forfeit::new(EndReason::ProtocolError, format!("done move={text:?}: {e}"))
                     })?;
-                    return wire.find(game).map_err(|e| {
+                    return played.find(wire, game).map_err(|e| {
                         Forfeit::new(EndReason::IllegalMove, format!("the engine played {e}"))
                     });
                 }
@@ -242,7 +265,7 @@ impl HubEngine {
 }
 
 /// Depth, score, nodes and the PV's legal prefix from an `info` line.
-fn read_info(line: &Line, game: &Game, info: &mut SearchInfo) {
+fn read_info(line: &Line, wire: Wire, game: &Game, info: &mut SearchInfo) {
     if let Some(d) = line.get("depth").and_then(|d| d.parse().ok()) {
         info.depth = Some(d);
     }
@@ -257,7 +280,7 @@ fn read_info(line: &Line, game: &Game, info: &mut SearchInfo) {
         info.pv.clear();
         for tok in pv.split_whitespace() {
             let Ok(m) =
-                WireMove::parse_hub(tok, g.variant().num_squares()).and_then(|w| w.find(&g))
+                WireMove::parse_hub(tok, g.variant().num_squares()).and_then(|w| w.find(wire, &g))
             else {
                 break;
             };

@@ -1,29 +1,49 @@
 //! rafle as a Hub engine (`rafle hub`): any rafle player behind Hub v2 on
-//! stdin/stdout, for a Hub GUI or another program's Hub client.
+//! stdin/stdout, for a Hub GUI, pydraughts and lidraughts-bot, or another
+//! program's Hub client.
 //!
-//! Parameters it declares: `variant` (Hub names: `normal` is
-//! international, `killer`, `bt` breakthrough, `losing` antidraughts,
-//! `frisian`, and
-//! rafle's names for the other variants, whose positions are the
-//! documented extension sized to their board), `player` (a player spec),
-//! `threads` and `seed`. The player is built at `init` and afresh at each
-//! `new-game`, from the seed, so games are reproducible.
+//! Parameters it declares: `variant` (Hub names, see
+//! [`crate::hub_variant`]), `numbering` (`pydraughts` or `rafle`, see
+//! [`crate::notation::Convention`]), `player` (a player spec), `threads`
+//! and `seed`. Other parameters are ignored (the protocol's
+//! rule; lidraughts-bot sends its own). The player is built at `init` and
+//! afresh at each `new-game`, from the seed, so games are reproducible.
+//!
+//! A search runs on its own thread while this one reads the input:
+//! - `info` lines come as the search goes (alpha-beta: one per completed
+//!   iteration, with depth, score, nodes, time and the principal
+//!   variation), then a last one and `done move=... ponder=...`.
+//! - `stop` ends the search at once: the player returns its best move so
+//!   far (alpha-beta: of its last completed iteration), within about a
+//!   millisecond for alpha-beta and UCT, one evaluator call for a network
+//!   player ([`rafle_search::SearchControl`]).
+//! - `go ponder` searches without a time limit (a depth or node level
+//!   still holds); `ponder-hit` gives it the level's time from then on.
+//! - `ping` is answered at once; `quit` (or the end of the input) exits at
+//!   once, without waiting for a search.
 //!
 //! A `level` becomes the player's budget ([`rafle_search::Budget`]): depth,
 //! nodes (simulations for UCT and network players), a move time, or a
 //! clock divided over the moves left (30 when the level gives none); with
-//! no level, or `level infinite`, the spec's own limits hold. A search runs
-//! to its end: `stop` and `ponder-hit` are accepted and change nothing (the
-//! protocol lets an engine answer whenever it likes), `ping` is answered
-//! after the search.
+//! no level the spec's own limits hold, and `level infinite` searches until
+//! `stop`. A position that rafle's rules have ended (a draw rule the host
+//! does not have) is still searched from its pieces, so a host that plays
+//! on gets a move.
 
 use super::syntax::Line;
 use crate::level::{Clock, Level};
-use crate::notation::{WireMove, HUB};
+use crate::notation::{move_rule_moves, Convention, Wire, WireMove, HUB};
 use crate::{hub_variant, variant_of_hub};
-use rafle_core::{Game, Variant};
-use rafle_search::{Player, PlayerFactory};
+use rafle_core::{Game, Move, Variant};
+use rafle_search::alphabeta::{WIN, WIN_BOUND};
+use rafle_search::{Budget, Player, PlayerFactory, SearchControl, SearchInfo};
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The time budget of a search that only `stop` or `ponder-hit` ends.
+const UNBOUNDED: Duration = Duration::from_secs(24 * 3600);
 
 /// What the GUI may set before `init`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,35 +52,117 @@ pub struct Settings {
     pub player: String,
     pub threads: usize,
     pub seed: u64,
+    pub numbering: Convention,
 }
 
 /// Builds the player of the settings (rafle-zero's resolver: network
 /// players need its network).
 pub type MakePlayer = dyn Fn(&Settings) -> Result<PlayerFactory, String>;
 
-struct Session<'a, W: Write> {
-    out: W,
+/// The output, shared by the reading thread and the search thread; one
+/// line at a time.
+#[derive(Clone)]
+struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    fn say(&self, line: &Line) -> std::io::Result<()> {
+        let mut w = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        writeln!(w, "{line}")?;
+        w.flush()
+    }
+}
+
+/// A search in progress on its own thread, which gives the player back.
+struct Running {
+    control: Arc<SearchControl>,
+    thread: JoinHandle<Box<dyn Player>>,
+    /// A `go ponder` search before its `ponder-hit`: the time the level
+    /// gives it from then on (None: a depth or node level, or none).
+    ponder: Option<Option<Duration>>,
+}
+
+struct Session<'a> {
+    out: Out,
     settings: Settings,
     make: &'a MakePlayer,
     factory: Option<PlayerFactory>,
+    /// The player, while no search holds it.
     player: Option<Box<dyn Player>>,
+    search: Option<Running>,
     game: Option<Game>,
     level: Option<Level>,
+    /// `level infinite`: search until `stop`.
+    infinite: bool,
     clock: Option<Clock>,
 }
 
-impl<W: Write> Session<'_, W> {
-    fn say(&mut self, line: Line) -> std::io::Result<()> {
-        writeln!(self.out, "{line}")?;
-        self.out.flush()
+/// A score as Hub writes it, in men; a forced win or loss as Scan writes
+/// it (100 men less a hundredth per ply), which pydraughts reads as one.
+fn hub_score(men: f64) -> String {
+    let centi = (men * 100.0).round() as i64;
+    let (win, bound) = (WIN as i64, WIN_BOUND as i64);
+    let centi = if centi.abs() > bound {
+        centi.signum() * (10_000 - (win - centi.abs()).clamp(0, 999))
+    } else {
+        centi
+    };
+    format!("{:.2}", centi as f64 / 100.0)
+}
+
+/// The `info` line of `info` (moves written in the wire's numbering).
+fn info_line(wire: Wire, info: &SearchInfo, elapsed: Duration) -> Line {
+    let mut line = Line::new("info");
+    if let Some(d) = info.depth {
+        line = line.arg("depth", d);
+    }
+    if let Some(s) = info.score {
+        line = line.arg("score", hub_score(s));
+    }
+    let secs = elapsed.as_secs_f64();
+    line = line
+        .arg("nodes", info.nodes)
+        .arg("time", format!("{secs:.3}"));
+    if secs > 0.0 {
+        // Scan's unit: millions of nodes per second.
+        line = line.arg("nps", format!("{:.3}", info.nodes as f64 / secs / 1e6));
+    }
+    if !info.pv.is_empty() {
+        let pv: Vec<String> = info
+            .pv
+            .iter()
+            .map(|m| WireMove::of(wire, m).to_hub())
+            .collect();
+        line = line.arg("pv", pv.join(" "));
+    }
+    line
+}
+
+/// The last `info` and `done` of a search that chose `m`.
+fn answer(out: &Out, wire: Wire, m: Move, info: &SearchInfo, elapsed: Duration) {
+    let mut pv = vec![m];
+    if info.pv.first() == Some(&m) {
+        pv.extend(info.pv.iter().skip(1));
+    }
+    let info = SearchInfo { pv, ..info.clone() };
+    let mut done = Line::new("done").arg("move", WireMove::of(wire, &m).to_hub());
+    if let Some(p) = info.pv.get(1) {
+        done = done.arg("ponder", WireMove::of(wire, p).to_hub());
+    }
+    let _ = out.say(&info_line(wire, &info, elapsed));
+    let _ = out.say(&done);
+}
+
+impl Session<'_> {
+    fn say(&self, line: Line) -> std::io::Result<()> {
+        self.out.say(&line)
     }
 
-    fn error(&mut self, message: impl ToString) -> std::io::Result<()> {
+    fn error(&self, message: impl ToString) -> std::io::Result<()> {
         self.say(Line::new("error").arg("message", message.to_string()))
     }
 
-    fn hello(&mut self) -> std::io::Result<()> {
-        let s = self.settings.clone();
+    fn hello(&self) -> std::io::Result<()> {
+        let s = &self.settings;
         let variants: Vec<&str> = Variant::ALL.iter().map(|&v| hub_variant(v)).collect();
         self.say(
             Line::new("id")
@@ -75,12 +177,22 @@ impl<W: Write> Session<'_, W> {
                 .arg("type", "enum")
                 .arg("values", variants.join(" ")),
         )?;
+        let conventions: Vec<&str> = Convention::ALL.iter().map(|c| c.name()).collect();
         self.say(
             Line::new("param")
-                .arg("name", "player")
-                .arg("value", &s.player)
-                .arg("type", "string"),
+                .arg("name", "numbering")
+                .arg("value", s.numbering)
+                .arg("type", "enum")
+                .arg("values", conventions.join(" ")),
         )?;
+        // pydraughts splits each argument at every '=', quoted or not, and
+        // fails on a value holding one (alphabeta:t=1s): such a value is
+        // left out of the declaration.
+        let mut player = Line::new("param").arg("name", "player");
+        if !s.player.contains('=') {
+            player = player.arg("value", &s.player);
+        }
+        self.say(player.arg("type", "string"))?;
         for (name, value, max) in [
             ("threads", s.threads as u64, 1024),
             ("seed", s.seed, u32::MAX as u64),
@@ -101,6 +213,7 @@ impl<W: Write> Session<'_, W> {
         let value = line.get("value").unwrap_or("");
         match line.get("name").unwrap_or("") {
             "variant" => self.settings.variant = variant_of_hub(value)?,
+            "numbering" => self.settings.numbering = value.parse()?,
             "player" => self.settings.player = value.to_string(),
             "threads" => match value.parse::<usize>() {
                 Ok(n) if n >= 1 => self.settings.threads = n,
@@ -116,7 +229,24 @@ impl<W: Write> Session<'_, W> {
         Ok(())
     }
 
+    fn wire(&self) -> Wire {
+        Wire::new(self.settings.variant, self.settings.numbering)
+    }
+
+    /// Ends the search in progress, if any, and takes the player back.
+    fn finish(&mut self) {
+        if let Some(r) = self.search.take() {
+            r.control.stop();
+            match r.thread.join() {
+                Ok(p) => self.player = Some(p),
+                // The search panicked (its thread said so): a fresh player.
+                Err(_) => self.player = self.factory.as_ref().map(|f| f(self.settings.seed)),
+            }
+        }
+    }
+
     fn init(&mut self) -> Result<(), String> {
+        self.finish();
         let f = (self.make)(&self.settings)?;
         self.player = Some(f(self.settings.seed));
         self.factory = Some(f);
@@ -126,79 +256,127 @@ impl<W: Write> Session<'_, W> {
     fn position(&mut self, line: &Line) -> Result<(), String> {
         self.game = None;
         let v = self.settings.variant;
-        let pos = HUB.read(v, line.get("pos").ok_or("pos without pos=")?)?;
+        let wire = self.wire();
+        let pos = HUB.read(wire, line.get("pos").ok_or("pos without pos=")?)?;
         let mut game = Game::from_position(v, pos);
         for tok in line.get("moves").unwrap_or("").split_whitespace() {
-            let m = WireMove::parse_hub(tok, v.num_squares())?.find(&game)?;
-            game.play(&m).map_err(|e| e.to_string())?;
+            WireMove::parse_hub(tok, v.num_squares())?.play_on(wire, &mut game)?;
         }
         self.game = Some(game);
         Ok(())
     }
 
     fn level(&mut self, line: &Line) -> Result<(), String> {
+        self.infinite = line.has("infinite");
         self.level = Level::from_hub(line)?;
         // A clock line gives what is left now: it is the clock's state.
         self.clock = self.level.map(Clock::new);
         Ok(())
     }
 
-    fn go(&mut self) -> std::io::Result<()> {
+    /// Starts a search (`go think`, `go ponder`, `go analyze`).
+    fn go(&mut self, ponder: bool) -> std::io::Result<()> {
+        self.finish();
         let Some(game) = self.game.clone() else {
             return self.error("go without a position (pos pos=...)");
         };
+        let v = game.variant();
+        let wire = self.wire();
+        // A game over by rafle's rules only: go on from its pieces.
+        let game = if game.is_over() {
+            Game::from_position(v, *game.position())
+        } else {
+            game
+        };
         if game.is_over() {
-            return self.error(format!("the game is over at {}", game.fen()));
+            return match move_rule_moves(&game).first() {
+                Some(&m) => {
+                    answer(&self.out, wire, m, &SearchInfo::default(), Duration::ZERO);
+                    Ok(())
+                }
+                None => self.error(format!("the game is over at {}", game.fen())),
+            };
         }
-        let Some(player) = self.player.as_mut() else {
+        let Some(mut player) = self.player.take() else {
             return self.error("go before a successful init");
         };
-        if let Some(level) = self.level {
-            player.set_budget(level.budget(self.clock.as_ref()));
+        let level = self.level.map(|l| l.budget(self.clock.as_ref()));
+        let mut ponder_time = None;
+        match level {
+            // Pondering or analysing: no time limit until ponder-hit or stop.
+            Some(Budget::Time(t)) if ponder => {
+                ponder_time = Some(t);
+                player.set_budget(Budget::Time(UNBOUNDED));
+            }
+            Some(b) => player.set_budget(b),
+            None if self.infinite || ponder => player.set_budget(Budget::Time(UNBOUNDED)),
+            None => {}
         }
-        let m = match player.choose(&game) {
-            Ok(m) => m,
-            Err(f) => return self.error(format!("the player gave up: {f}")),
-        };
-        let v = game.variant();
-        let info = player.info();
-        let mut line = Line::new("info");
-        if let Some(d) = info.depth {
-            line = line.arg("depth", d);
+        let start = Instant::now();
+        let out = self.out.clone();
+        let control = Arc::new(SearchControl::with_progress(move |info| {
+            let _ = out.say(&info_line(wire, info, start.elapsed()));
+        }));
+        player.set_control(Some(control.clone()));
+        let out = self.out.clone();
+        let thread = std::thread::spawn(move || {
+            let chosen =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| player.choose(&game)));
+            match chosen {
+                Ok(Ok(m)) => answer(&out, wire, m, &player.info(), start.elapsed()),
+                Ok(Err(f)) => {
+                    let why = format!("the player gave up: {f}");
+                    let _ = out.say(&Line::new("error").arg("message", why));
+                }
+                Err(_) => {
+                    let _ = out.say(&Line::new("error").arg("message", "the search panicked"));
+                    std::panic::resume_unwind(Box::new("the search panicked"));
+                }
+            }
+            player.set_control(None);
+            player
+        });
+        self.search = Some(Running {
+            control,
+            thread,
+            ponder: ponder.then_some(ponder_time),
+        });
+        Ok(())
+    }
+
+    /// `ponder-hit`: the search goes on with the level's time from now.
+    fn ponder_hit(&mut self) {
+        if let Some(r) = &mut self.search {
+            if let Some(Some(t)) = r.ponder.take() {
+                r.control.stop_at(Instant::now() + t);
+            }
         }
-        if let Some(s) = info.score {
-            line = line.arg("score", format!("{s:.2}"));
+    }
+
+    fn stop(&self) {
+        if let Some(r) = &self.search {
+            r.control.stop();
         }
-        line = line.arg("nodes", info.nodes);
-        let pv: Vec<String> = std::iter::once(m)
-            .chain(info.pv.iter().skip(1).copied())
-            .map(|m| WireMove::of(v, &m).to_hub())
-            .collect();
-        line = line.arg("pv", pv.join(" "));
-        self.say(line)?;
-        let mut done = Line::new("done").arg("move", WireMove::of(v, &m).to_hub());
-        if let Some(p) = pv.get(1) {
-            done = done.arg("ponder", p);
-        }
-        self.say(done)
     }
 }
 
 /// Serves Hub on `input`/`output` until `quit` or the end of the input.
 pub fn serve(
     input: impl BufRead,
-    output: impl Write,
+    output: impl Write + Send + 'static,
     settings: Settings,
     make: &MakePlayer,
 ) -> std::io::Result<()> {
     let mut s = Session {
-        out: output,
+        out: Out(Arc::new(Mutex::new(Box::new(output)))),
         settings,
         make,
         factory: None,
         player: None,
+        search: None,
         game: None,
         level: None,
+        infinite: false,
         clock: None,
     };
     for text in input.lines() {
@@ -225,6 +403,7 @@ pub fn serve(
                 r
             }
             "new-game" => {
+                s.finish();
                 if let Some(f) = &s.factory {
                     s.player = Some(f(s.settings.seed));
                 }
@@ -233,19 +412,43 @@ pub fn serve(
             "pos" => s.position(&line),
             "level" => s.level(&line),
             "go" => {
-                s.go()?;
+                s.go(line.has("ponder"))?;
+                Ok(())
+            }
+            "stop" => {
+                s.stop();
+                Ok(())
+            }
+            "ponder-hit" => {
+                s.ponder_hit();
                 Ok(())
             }
             "ping" => {
                 s.say(Line::new("pong"))?;
                 Ok(())
             }
-            "quit" => return Ok(()),
-            _ => Ok(()), // stop, ponder-hit, and what the protocol may add
+            // A search in progress is left to the process's exit.
+            "quit" => break,
+            _ => Ok(()), // what the protocol may add
         };
         if let Err(e) = outcome {
             s.error(e)?;
         }
     }
+    s.stop();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forced_results_are_written_as_scan_writes_them() {
+        assert_eq!(hub_score(0.25), "0.25");
+        assert_eq!(hub_score(-1.0), "-1.00");
+        // A win in 7 plies, a loss in 4.
+        assert_eq!(hub_score((WIN - 7) as f64 / 100.0), "99.93");
+        assert_eq!(hub_score(-(WIN - 4) as f64 / 100.0), "-99.96");
+    }
 }

@@ -120,6 +120,13 @@ impl MoveMaker {
         self.nodes
     }
 
+    /// Ends the search of the current step early (see [`Search::cut_short`]).
+    pub fn cut_short(&mut self) {
+        if let Some(s) = &mut self.search {
+            s.cut_short();
+        }
+    }
+
     /// Simulations per step from the next search on.
     pub fn set_simulations(&mut self, simulations: usize) {
         self.simulations = simulations;

@@ -7,7 +7,8 @@ use rafle_core::{Game, Move};
 use rafle_env::{Chain, Env, EnvConfig};
 
 use super::{EvalError, Evaluator, LeafSlots, Leaves, MoveMaker, SearchParams, Step};
-use crate::{Budget, Forfeit, Player, SearchInfo};
+use crate::{Budget, Forfeit, Player, SearchControl, SearchInfo};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Plays with an evaluator and a search of `simulations` per step.
@@ -26,6 +27,8 @@ pub struct NetworkPlayer<E: Evaluator> {
     /// Nodes and seconds of every move so far, for a time budget.
     spent: (u64, f64),
     last_nodes: u64,
+    /// Cuts the searches short (checked between evaluator calls).
+    control: Option<Arc<SearchControl>>,
 }
 
 impl<E: Evaluator> std::fmt::Debug for NetworkPlayer<E> {
@@ -57,6 +60,7 @@ impl<E: Evaluator> NetworkPlayer<E> {
             spec_simulations: simulations,
             spent: (0, 0.0),
             last_nodes: 0,
+            control: None,
         }
     }
 
@@ -82,6 +86,13 @@ impl<E: Evaluator> NetworkPlayer<E> {
         let mut env = start.clone();
         let mut chain = Chain::new();
         loop {
+            if self
+                .control
+                .as_deref()
+                .is_some_and(SearchControl::should_stop)
+            {
+                self.mover.cut_short();
+            }
             let mut out = LeafSlots {
                 obs: &mut self.obs,
                 mask: &mut self.mask,
@@ -170,6 +181,10 @@ impl<E: Evaluator> Player for NetworkPlayer<E> {
 
     fn nodes(&self) -> u64 {
         self.mover.nodes()
+    }
+
+    fn set_control(&mut self, control: Option<Arc<SearchControl>>) {
+        self.control = control;
     }
 }
 

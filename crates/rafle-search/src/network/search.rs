@@ -164,6 +164,14 @@ impl Search {
         self.cache.as_mut()
     }
 
+    /// Ends the search early: no simulation starts after the ones done
+    /// (the next [`Search::advance`] returns 0 unless the root still waits
+    /// for its evaluation); [`Search::result`] then chooses from what the
+    /// tree holds.
+    pub fn cut_short(&mut self) {
+        self.budget = self.budget.min(self.done);
+    }
+
     /// Most leaves one [`Search::advance`] writes.
     pub fn max_leaves(&self) -> usize {
         self.params.leaves_per_round.max(1)

@@ -13,6 +13,7 @@ use anyhow::Context;
 use clap::Args;
 use rafle_core::Variant;
 use rafle_engine::dxp::server::{serve, Follower};
+use rafle_engine::notation::Convention;
 use std::net::TcpListener;
 
 #[derive(Args, Debug)]
@@ -32,6 +33,10 @@ pub struct DxpArgs {
     /// Seed of the player, taken afresh for each game.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Square numbering on boards other than 10x10: pydraughts (0.6 and
+    /// later) or rafle (also pydraughts 0.5's, which lidraughts-bot uses).
+    #[arg(long, value_parser = super::eval::numbering, default_value = "pydraughts")]
+    pub numbering: Convention,
     #[command(flatten)]
     pub engines: EngineArgs,
 }
@@ -54,6 +59,7 @@ pub fn run(a: DxpArgs) -> anyhow::Result<()> {
             factory: side.factory(),
             seed: a.seed,
             name: format!("rafle {}", env!("CARGO_PKG_VERSION")),
+            numbering: a.numbering,
             stop: Some(stop),
         },
     )?;

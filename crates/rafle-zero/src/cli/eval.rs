@@ -21,6 +21,7 @@ use clap::Args;
 use rafle_arena::elo::Sprt;
 use rafle_arena::{pdn, report, ArenaConfig, Side};
 use rafle_core::Variant;
+use rafle_engine::notation::Convention;
 use rafle_engine::{EngineOptions, Level};
 use rafle_search::PlayerOptions;
 use std::path::PathBuf;
@@ -140,6 +141,15 @@ pub struct EngineArgs {
     /// nodes level.
     #[arg(long, default_value_t = 60.0)]
     pub engine_timeout: f64,
+    /// Square numbering on boards other than 10x10: pydraughts (0.6 and
+    /// later) or rafle (also pydraughts 0.5's, lidraughts-bot's today).
+    #[arg(long, value_parser = numbering, default_value = "pydraughts")]
+    pub engine_numbering: Convention,
+}
+
+/// A numbering convention by name (an error lists the allowed ones).
+pub fn numbering(s: &str) -> Result<Convention, String> {
+    s.parse()
 }
 
 impl EngineArgs {
@@ -172,6 +182,7 @@ impl EngineArgs {
             params,
             timeout: Duration::from_secs_f64(self.engine_timeout),
             stop,
+            numbering: self.engine_numbering,
         })
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! rafle hub --variant international --player zoo:international:64
-//! rafle hub --variant thai --player alphabeta:t=1s     (8x8: rafle's extension)
+//! rafle hub --variant russian --player alphabeta:t=1s  (squares as pydraughts numbers them)
 //! ```
 //!
 //! The GUI may change the parameters `variant`, `player`, `threads` and
@@ -17,6 +17,7 @@ use super::eval::{resolve_player, EngineArgs};
 use clap::Args;
 use rafle_core::Variant;
 use rafle_engine::hub::server::{serve, Settings};
+use rafle_engine::notation::Convention;
 
 #[derive(Args, Debug)]
 pub struct HubArgs {
@@ -32,6 +33,11 @@ pub struct HubArgs {
     /// Seed of the player, taken afresh at each new game.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Square numbering on boards other than 10x10 (Hub's `numbering`
+    /// parameter can change it): pydraughts (0.6 and later) or rafle
+    /// (also pydraughts 0.5's, which lidraughts-bot uses today).
+    #[arg(long, value_parser = super::eval::numbering, default_value = "pydraughts")]
+    pub numbering: Convention,
     #[command(flatten)]
     pub engines: EngineArgs,
 }
@@ -43,6 +49,7 @@ pub fn run(a: HubArgs) -> anyhow::Result<()> {
         player: a.player,
         threads: a.threads.max(1),
         seed: a.seed,
+        numbering: a.numbering,
     };
     let make = move |s: &Settings| {
         #[cfg(feature = "torch")]
@@ -51,11 +58,6 @@ pub fn run(a: HubArgs) -> anyhow::Result<()> {
             .map(|side| side.factory())
             .map_err(|e| e.to_string())
     };
-    serve(
-        std::io::stdin().lock(),
-        std::io::stdout().lock(),
-        settings,
-        &make,
-    )?;
+    serve(std::io::stdin().lock(), std::io::stdout(), settings, &make)?;
     Ok(())
 }
