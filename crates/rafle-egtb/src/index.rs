@@ -24,6 +24,7 @@
 //! kings (the limit binds no other side), so other sides have one state.
 
 use crate::material::Material;
+use rafle_core::rng::Rng;
 use rafle_core::{Bitboard, Color, KingRun, Position, Variant};
 
 /// Largest number of one kind of piece a table holds (C(n, k) for k up to
@@ -357,6 +358,17 @@ impl Indexer {
     /// the index puts two men on one square.
     pub fn position(&self, s: &SliceIndex, i: u64) -> Option<Position> {
         Decoder::new(self, *s).position(i)
+    }
+
+    /// A uniformly random position (White to move) of slice `s`, for
+    /// sampling a slice in tests and analysis.
+    pub fn random_position(&self, s: &SliceIndex, rng: &mut Rng) -> Position {
+        loop {
+            let i = ((rng.next_u64() as u128 * s.size as u128) >> 64) as u64;
+            if let Some(p) = self.position(s, i) {
+                return p;
+            }
+        }
     }
 }
 

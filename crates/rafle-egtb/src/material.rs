@@ -61,6 +61,18 @@ impl Material {
             || (v.rules().goal == Goal::FirstKingWins && self.kings() > 0)
     }
 
+    /// A small slice with a table in `v` whose moves reach men, kings,
+    /// captures and crowning: a man and a king against a king (two men
+    /// against one in breakthrough, where a king ends the game). Tests and
+    /// examples build it with the slices it leads into.
+    pub fn example(v: Variant) -> Material {
+        ["1m1k-0m1k", "2m0k-1m0k"]
+            .iter()
+            .map(|s| s.parse::<Material>().expect("a slice name"))
+            .find(|m| !m.by_rule(v))
+            .expect("one of the two has a table in every variant")
+    }
+
     /// The side to move's pieces first, its men then its kings: `2m1k-0m1k`.
     pub fn name(self) -> String {
         self.to_string()

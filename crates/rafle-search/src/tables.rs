@@ -110,4 +110,8 @@ impl crate::Player for TablePlayer {
     fn info(&self) -> crate::SearchInfo {
         self.fallback.info()
     }
+
+    fn set_control(&mut self, control: Option<std::sync::Arc<crate::SearchControl>>) {
+        self.fallback.set_control(control);
+    }
 }

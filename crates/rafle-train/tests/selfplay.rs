@@ -135,3 +135,29 @@ fn random_openings_vary_the_games() {
     let err = bad.validate().unwrap_err().to_string();
     assert!(err.contains("selfplay.opening_plies"), "{err}");
 }
+
+#[test]
+fn with_tables_games_end_where_they_begin_or_play_on_with_exact_targets() {
+    let v = Variant::Thai;
+    let dir = std::env::temp_dir().join(format!("rafle-selfplay-egtb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    rafle_egtb::build(v, &dir, &rafle_egtb::Selection::UpTo(3), &|_| {}).unwrap();
+    let tables = std::sync::Arc::new(rafle_egtb::Tablebase::open(v, &dir).unwrap());
+    let cfg = SelfPlayConfig {
+        max_plies: 300,
+        ..selfplay(8)
+    };
+    let run = |play_on: bool| {
+        let mut sp = SelfPlay::new(&search(1), &cfg, v, 3)
+            .unwrap()
+            .with_tables(Some(tables.clone()), play_on);
+        sp.run(&mut hashed, 400, None, |_| {}).unwrap().1
+    };
+    let ended = run(false);
+    assert!(ended.table_ends > 0, "{ended:?}");
+    assert_eq!(ended.table_positions, 0, "{ended:?}");
+    let played_on = run(true);
+    assert_eq!(played_on.table_ends, 0, "{played_on:?}");
+    assert!(played_on.table_positions > 0, "{played_on:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -824,3 +824,47 @@ pub fn round_robin(
         anchor,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rafle_egtb::index::Indexer;
+    use rafle_egtb::{build, Material, Selection};
+
+    /// Adjudication: a game the tables cover ends with their result, one
+    /// they do not (the start) goes on, and without tables nothing is
+    /// adjudicated.
+    #[test]
+    fn the_tables_adjudicate_what_they_cover() {
+        for v in Variant::ALL {
+            let m = Material::example(v);
+            let dir =
+                std::env::temp_dir().join(format!("rafle-arena-adj-{}-{v}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            build(v, &dir, &Selection::Slices(vec![m]), &|_| {}).unwrap();
+            let tb = Tables::open(v, &dir).unwrap();
+            let ix = Indexer::new(v);
+            let slice = ix.slice(m).unwrap();
+            let mut rng = Rng::new(1);
+            let mut seen = [0; 3];
+            while seen.iter().sum::<usize>() < 30 {
+                let game = Game::from_position(v, ix.random_position(&slice, &mut rng));
+                if game.is_over() {
+                    continue;
+                }
+                let (winner, reason, _) = game_end(&game, 1000, Some(&tb)).unwrap();
+                assert_eq!(reason, EndReason::Tablebase, "{v}: {}", game.fen());
+                let (want, k) = match tb.probe(game.position()).unwrap() {
+                    Value::Win(_) => (Some(game.turn()), 0),
+                    Value::Draw => (None, 1),
+                    Value::Loss(_) => (Some(game.turn().opponent()), 2),
+                };
+                assert_eq!(winner, want, "{v}: {}", game.fen());
+                assert!(game_end(&game, 1000, None).is_none());
+                seen[k] += 1;
+            }
+            assert!(game_end(&Game::new(v), 1000, Some(&tb)).is_none(), "{v}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
