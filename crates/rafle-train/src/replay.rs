@@ -72,7 +72,8 @@ impl Replay {
             .collect()
     }
 
-    /// Writes the window to `path` (see the module docs).
+    /// Writes the window to `path` (see the module docs), through a
+    /// temporary file ([`rafle_core::atomic`]).
     pub fn save(&self, path: &Path) -> Result<()> {
         let p = self.samples.len();
         let obs_len = self.samples.front().map_or(0, |s| s.obs.len());
@@ -120,8 +121,10 @@ impl Replay {
             ("version".to_string(), VERSION.to_string()),
             ("total_added".to_string(), self.total_added.to_string()),
         ];
-        safetensors::serialize_to_file(views, Some(meta.into_iter().collect()), path)
-            .with_context(|| format!("cannot write {}", path.display()))
+        rafle_core::atomic::replace_with(path, |tmp| {
+            safetensors::serialize_to_file(views, Some(meta.into_iter().collect()), tmp)
+                .with_context(|| format!("cannot write {}", tmp.display()))
+        })
     }
 
     /// Reads a file written by [`Replay::save`] (or the Python learner)

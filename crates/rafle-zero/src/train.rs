@@ -151,6 +151,12 @@ impl Trainer {
             let rp = dir.join(checkpoint::REPLAY);
             if rp.is_file() {
                 replay = Replay::load(&rp, cfg.train.replay_window)?;
+            } else if meta.positions > 0 {
+                // Said, not silent: the window refills from self-play.
+                eprintln!(
+                    "warning: {} is missing: the replay window starts empty",
+                    rp.display()
+                );
             }
             step = meta.step;
             iteration = meta.iteration;
@@ -323,17 +329,16 @@ impl Trainer {
             let train_s = train_start.elapsed().as_secs_f64();
             self.iteration = it;
             let now = elapsed(&start, self.elapsed_before);
-            let mut log = |name: &str, value: f64| metrics.log(it, self.step, now, name, value);
+            let mut rows: Vec<(&str, f64)> = Vec::new();
             if steps > 0 {
                 let k = steps as f64;
-                log("loss/policy", losses.policy / k)?;
-                log("loss/value", losses.value / k)?;
-                log("loss/total", losses.total / k)?;
-                log("train/lr", last_lr)?;
+                rows.push(("loss/policy", losses.policy / k));
+                rows.push(("loss/value", losses.value / k));
+                rows.push(("loss/total", losses.total / k));
+                rows.push(("train/lr", last_lr));
             }
-            for (name, value) in iteration_metrics(&st, st.seconds, train_s, st.seconds) {
-                log(name, value)?;
-            }
+            rows.extend(iteration_metrics(&st, st.seconds, train_s, st.seconds));
+            metrics.log_all(it, self.step, now, &rows)?;
             let loss_txt = if steps > 0 {
                 format!(
                     "policy {:.3} value {:.3}",
@@ -393,32 +398,16 @@ impl Trainer {
     }
 
     fn log_eval(&self, metrics: &mut Metrics, rows: &[EvalRow], now: f64) -> Result<()> {
+        let mut values = Vec::new();
         for r in rows {
-            metrics.log(
-                self.iteration,
-                self.step,
-                now,
-                &format!("eval/score_vs_{}", r.opponent),
-                r.wdl.score(),
-            )?;
-            metrics.log(
-                self.iteration,
-                self.step,
-                now,
-                &format!("eval/games_vs_{}", r.opponent),
-                r.wdl.games() as f64,
-            )?;
+            values.push((format!("eval/score_vs_{}", r.opponent), r.wdl.score()));
+            values.push((format!("eval/games_vs_{}", r.opponent), r.wdl.games() as f64));
         }
         if let Some(first) = rows.first() {
-            metrics.log(
-                self.iteration,
-                self.step,
-                now,
-                "eval/elo",
-                elo::finite_elo(first.wdl.score(), first.wdl.games()),
-            )?;
+            let elo = elo::finite_elo(first.wdl.score(), first.wdl.games());
+            values.push(("eval/elo".to_string(), elo));
         }
-        Ok(())
+        metrics.log_all(self.iteration, self.step, now, &values)
     }
 
     /// Plays `games` arena games against each configured opponent (the
