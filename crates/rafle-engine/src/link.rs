@@ -5,11 +5,14 @@
 
 use std::io::{BufRead, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How often a wait looks at the stop flag.
 pub const POLL: Duration = Duration::from_millis(100);
+
+/// Messages read ahead of the reader at most.
+const QUEUE: usize = 64;
 
 /// Why no message came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +39,9 @@ impl Inbox {
     /// never sends the terminator holds at most `max` bytes here. The
     /// thread ends with the source, or when the inbox is dropped.
     pub fn spawn<R: Read + Send + 'static>(mut source: R, end: u8, max: usize) -> Inbox {
-        let (tx, rx) = channel();
+        // Bounded: a peer that floods messages faster than they are read
+        // waits on its socket (TCP pushes back) instead of filling memory.
+        let (tx, rx) = sync_channel(QUEUE);
         let reader = move || {
             let mut buf = [0u8; 4096];
             let mut pending: Vec<u8> = Vec::new();

@@ -131,6 +131,16 @@ struct Counts {
 /// connections). A failed accept (no descriptor left) is logged and
 /// retried after a pause: the server goes on.
 pub fn serve(listener: TcpListener, follower: Follower) -> std::io::Result<()> {
+    serve_with_pace(listener, follower, Some(super::PACE))
+}
+
+/// [`serve`], sending messages at least `pace` apart (None: at once; for
+/// programs that read whole messages, not pydraughts).
+pub fn serve_with_pace(
+    listener: TcpListener,
+    follower: Follower,
+    pace: Option<Duration>,
+) -> std::io::Result<()> {
     let counts = Arc::new(Counts::default());
     for stream in listener.incoming() {
         if follower
@@ -160,16 +170,20 @@ pub fn serve(listener: TcpListener, follower: Follower) -> std::io::Result<()> {
         };
         let f = follower.clone();
         let games = counts.games.clone();
+        let who = peer.clone();
         let spawned = std::thread::Builder::new().spawn(move || {
             let _slot = slot;
-            if let Ok(conn) = Connection::new(stream) {
-                if let Err(why) = follow(conn.paced(super::PACE), &f, &games) {
+            if let Ok(mut conn) = Connection::new(stream) {
+                if let Some(pace) = pace {
+                    conn = conn.paced(pace);
+                }
+                if let Err(why) = follow(conn, &f, &games) {
                     log(format_args!("{peer}: {why}; connection closed"));
                 }
             }
         });
         if let Err(e) = spawned {
-            log(format_args!("{peer}: closed at once (no thread: {e})"));
+            log(format_args!("{who}: closed at once (no thread: {e})"));
         }
     }
     Ok(())
