@@ -308,3 +308,56 @@ fn caps_and_the_idle_limit_hold() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// Output shared with the Hub engine's search thread.
+#[derive(Clone, Default)]
+struct Sink(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn rafle_hub_skips_bad_lines_and_ends_with_its_input_mid_search() {
+    use rafle_engine::hub::server::{serve, Settings};
+    use rafle_engine::hub::MAX_LINE;
+    let mut input = b"hub\ninit\n".to_vec();
+    // A line far over the limit, bytes that are not UTF-8, NULs, a line
+    // that does not parse: each an error line, then the engine goes on.
+    input.extend(std::iter::repeat_n(b'x', 10 * MAX_LINE));
+    input.extend_from_slice(b"\n\xff\xfe\xc0 garbage\n\0\0\0\npos pos=\"W\nping\n");
+    // A search that only stop ends, and then the input ends.
+    input.extend_from_slice(b"pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww\n");
+    input.extend_from_slice(b"level infinite\ngo think\n");
+    let out = Sink::default();
+    let settings = Settings {
+        variant: V,
+        player: "alphabeta:t=60s".into(),
+        threads: 1,
+        seed: 0,
+        numbering: Convention::default(),
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let sink = out.clone();
+    std::thread::spawn(move || {
+        let make = |s: &Settings| {
+            rafle_search::parse_player(&s.player, s.variant).map_err(|e| e.to_string())
+        };
+        let _ = tx.send(serve(&input[..], sink, settings, &make).map_err(|e| e.to_string()));
+    });
+    // The end of the input ends the session though the search goes on.
+    assert_eq!(rx.recv_timeout(STUCK), Ok(Ok(())));
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("error")).collect();
+    assert!(errors[0].contains(&format!("a line of {} bytes", 10 * MAX_LINE)), "{errors:?}");
+    assert!(errors[1].contains("not UTF-8"), "{errors:?}");
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(text.contains("\npong\n"), "{text}");
+}
