@@ -105,7 +105,10 @@ impl Inbox {
 /// bytes of it: None at the end of the input, else the line without its
 /// `\n` (and `\r`), or why it is not one (longer than `max`: read to its
 /// end and dropped; not UTF-8).
-pub fn read_line(input: &mut impl BufRead, max: usize) -> std::io::Result<Option<Result<String, String>>> {
+pub fn read_line(
+    input: &mut impl BufRead,
+    max: usize,
+) -> std::io::Result<Option<Result<String, String>>> {
     let mut line = Vec::new();
     let mut length = 0usize;
     loop {
@@ -134,13 +137,18 @@ pub fn read_line(input: &mut impl BufRead, max: usize) -> std::io::Result<Option
         }
     }
     if length > max {
-        return Ok(Some(Err(format!("a line of {length} bytes (at most {max})"))));
+        return Ok(Some(Err(format!(
+            "a line of {length} bytes (at most {max})"
+        ))));
     }
     if line.last() == Some(&b'\r') {
         line.pop();
     }
     Ok(Some(String::from_utf8(line).map_err(|e| {
-        format!("a line that is not UTF-8 (byte {})", e.utf8_error().valid_up_to())
+        format!(
+            "a line that is not UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        )
     })))
 }
 

@@ -101,7 +101,10 @@ fn honest_games(addr: SocketAddr, span: Duration) -> (usize, f64) {
     let mut games = 0;
     while games == 0 || t.elapsed() < span {
         let plies = honest_game(&mut conn).unwrap_or_else(|e| panic!("game {games}: {e}"));
-        assert!(plies >= 2 * MOVES as usize - 1, "game {games}: {plies} plies");
+        assert!(
+            plies >= 2 * MOVES as usize - 1,
+            "game {games}: {plies} plies"
+        );
         games += 1;
     }
     (games, games as f64 / t.elapsed().as_secs_f64() * 60.0)
@@ -138,7 +141,10 @@ fn hostile(i: usize) -> (Vec<u8>, &'static str) {
         // No terminator, ever: cut at the protocol's length.
         // (Its chat may be lost: the server closes with the rest unread.)
         0 => (vec![b'C'; 1 << 20], ""),
-        1 => ((0..200u8).map(|b| b | 0x80).chain([0]).collect(), "not ASCII"),
+        1 => (
+            (0..200u8).map(|b| b | 0x80).chain([0]).collect(),
+            "not ASCII",
+        ),
         2 => (b"M00\0".to_vec(), "too short"),
         3 => (b"M0000322800\0".to_vec(), "no game in progress"),
         4 => (
@@ -186,12 +192,8 @@ fn an_honest_initiator_plays_on_through_a_hundred_hostile_connections() {
     let mut sent = 0usize;
     // 40 idle, 30 slow (a byte a second of a game request), 30 hostile
     // (each of the kinds above, again and again until the honest games end).
-    let idle: Vec<TcpStream> = (0..40)
-        .map(|_| TcpStream::connect(addr).unwrap())
-        .collect();
-    let slow: Vec<TcpStream> = (0..30)
-        .map(|_| TcpStream::connect(addr).unwrap())
-        .collect();
+    let idle: Vec<TcpStream> = (0..40).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    let slow: Vec<TcpStream> = (0..30).map(|_| TcpStream::connect(addr).unwrap()).collect();
     let slow_thread = {
         let stop = stop.clone();
         std::thread::spawn(move || {
@@ -282,7 +284,10 @@ fn caps_and_the_idle_limit_hold() {
     };
     let mut second = connect(addr);
     second.send(&request("b")).unwrap();
-    assert!(matches!(next(&second), Message::GameAccept { code: '9', .. }));
+    assert!(matches!(
+        next(&second),
+        Message::GameAccept { code: '9', .. }
+    ));
     // Three connections open: a fourth is closed at once, unanswered.
     let mut third = TcpStream::connect(addr).unwrap();
     let mut fourth = TcpStream::connect(addr).unwrap();
@@ -356,7 +361,10 @@ fn rafle_hub_skips_bad_lines_and_ends_with_its_input_mid_search() {
     assert_eq!(rx.recv_timeout(STUCK), Ok(Ok(())));
     let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
     let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("error")).collect();
-    assert!(errors[0].contains(&format!("a line of {} bytes", 10 * MAX_LINE)), "{errors:?}");
+    assert!(
+        errors[0].contains(&format!("a line of {} bytes", 10 * MAX_LINE)),
+        "{errors:?}"
+    );
     assert!(errors[1].contains("not UTF-8"), "{errors:?}");
     assert_eq!(errors.len(), 3, "{errors:?}");
     assert!(text.contains("\npong\n"), "{text}");

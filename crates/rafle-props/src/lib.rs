@@ -96,7 +96,10 @@ pub fn moves(data: &[u8]) {
     }
     let wire = Wire::new(v, Convention::default());
     if let Ok(w) = WireMove::parse_hub(&text, v.num_squares()) {
-        assert_eq!(WireMove::parse_hub(&w.to_hub(), v.num_squares()), Ok(w.clone()));
+        assert_eq!(
+            WireMove::parse_hub(&w.to_hub(), v.num_squares()),
+            Ok(w.clone())
+        );
         if let Ok(m) = w.find(wire, &game) {
             assert!(game.legal_moves().contains(&m));
         }
@@ -143,7 +146,11 @@ pub fn hub_line(data: &[u8]) {
         return;
     };
     let printed = line.to_string();
-    assert_eq!(Line::parse(&printed).as_ref(), Ok(&line), "{text:?} -> {printed:?}");
+    assert_eq!(
+        Line::parse(&printed).as_ref(),
+        Ok(&line),
+        "{text:?} -> {printed:?}"
+    );
     // What the engine reads of it.
     let _ = rafle_engine::level::Level::from_hub(&line);
     if let Some(pos) = line.get("pos") {
@@ -184,9 +191,8 @@ pub fn hub_engine(data: &[u8]) {
         seed: 0,
         numbering: Convention::default(),
     };
-    let make = |s: &Settings| {
-        rafle_search::parse_player("random", s.variant).map_err(|e| e.to_string())
-    };
+    let make =
+        |s: &Settings| rafle_search::parse_player("random", s.variant).map_err(|e| e.to_string());
     serve(data, out.clone(), settings, &make).expect("in-memory input never fails");
     let written = out.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
     let text = String::from_utf8(written).expect("the engine writes UTF-8");
@@ -316,7 +322,10 @@ pub fn replay_file(data: &[u8]) {
     assert_eq!(again.total_added, r.total_added);
     assert_eq!(again.len(), r.len());
     for (a, b) in again.iter().zip(r.iter()) {
-        assert_eq!((&a.obs, a.wdl, a.q.to_bits()), (&b.obs, b.wdl, b.q.to_bits()));
+        assert_eq!(
+            (&a.obs, a.wdl, a.q.to_bits()),
+            (&b.obs, b.wdl, b.q.to_bits())
+        );
         let bits = |s: &rafle_train::sample::Sample| -> Vec<(u16, u32)> {
             s.policy.iter().map(|&(a, p)| (a, p.to_bits())).collect()
         };

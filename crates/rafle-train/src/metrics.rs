@@ -55,7 +55,8 @@ impl Metrics {
         let path = dir.join(FILE);
         let mut text = Vec::new();
         if !fresh && path.exists() {
-            text = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            text =
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
             // A row cut by a writer older than the atomic one: dropped.
             let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             text.truncate(whole);

@@ -53,7 +53,11 @@ fn writer_child() {
         return;
     };
     let mut metrics = Metrics::open(&dir, false).unwrap();
-    let first = metrics::read(&dir).unwrap().last().map_or(0, |r| r.iteration) + 1;
+    let first = metrics::read(&dir)
+        .unwrap()
+        .last()
+        .map_or(0, |r| r.iteration)
+        + 1;
     let (v, m) = slice();
     for g in first.. {
         replay_of(g).save(&dir.join(REPLAY)).unwrap();
@@ -79,10 +83,16 @@ fn check_whole(dir: &Path) -> u64 {
     // Both rows of each iteration, iterations 1, 2, 3, ... in order.
     assert_eq!(rows.len() % 2, 0);
     for (i, r) in rows.iter().enumerate() {
-        assert_eq!((r.iteration, r.value), (i as u64 / 2 + 1, r.iteration as f64));
+        assert_eq!(
+            (r.iteration, r.value),
+            (i as u64 / 2 + 1, r.iteration as f64)
+        );
     }
     let logged = rows.last().map_or(0, |r| r.iteration);
-    assert!(logged == g || logged + 1 == g, "metrics {logged}, replay {g}");
+    assert!(
+        logged == g || logged + 1 == g,
+        "metrics {logged}, replay {g}"
+    );
     let (v, m) = slice();
     if file::path(dir, m).exists() {
         let t = file::read(dir, v, m).unwrap();

@@ -401,7 +401,10 @@ impl Trainer {
         let mut values = Vec::new();
         for r in rows {
             values.push((format!("eval/score_vs_{}", r.opponent), r.wdl.score()));
-            values.push((format!("eval/games_vs_{}", r.opponent), r.wdl.games() as f64));
+            values.push((
+                format!("eval/games_vs_{}", r.opponent),
+                r.wdl.games() as f64,
+            ));
         }
         if let Some(first) = rows.first() {
             let elo = elo::finite_elo(first.wdl.score(), first.wdl.games());

@@ -247,9 +247,7 @@ fn follow(mut conn: Connection, f: &Follower, games: &Arc<AtomicUsize>) -> Resul
         };
         let text = match conn.recv(within, f.stop.as_deref()) {
             Ok(t) => t,
-            Err(Silence::Timeout) => {
-                return refuse(&mut conn, format!("silent for {within:?}"))
-            }
+            Err(Silence::Timeout) => return refuse(&mut conn, format!("silent for {within:?}")),
             Err(_) => return Ok(()),
         };
         let msg = match Message::decode(&text) {

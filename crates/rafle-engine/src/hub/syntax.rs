@@ -148,7 +148,10 @@ impl Words {
         while let Some(c) = self.peek().filter(|c| !c.is_whitespace()) {
             // A value that reads back as it prints: quotes only around it.
             if c == '"' {
-                return Err(format!("a quote inside the value at column {}", self.at + 1));
+                return Err(format!(
+                    "a quote inside the value at column {}",
+                    self.at + 1
+                ));
             }
             self.at += 1;
         }
@@ -195,7 +198,14 @@ mod tests {
 
     #[test]
     fn malformed_lines_are_errors() {
-        for bad in ["", "   ", r#"pos pos="Wbbb"#, "x =3", r#"x a"b=3"#, r#"x a=b"c"#] {
+        for bad in [
+            "",
+            "   ",
+            r#"pos pos="Wbbb"#,
+            "x =3",
+            r#"x a"b=3"#,
+            r#"x a=b"c"#,
+        ] {
             assert!(Line::parse(bad).is_err(), "{bad:?}");
         }
     }
