@@ -87,7 +87,7 @@ def actions_for(n: int, a: int):
         st.lists(ints, min_size=0, max_size=n + 2).map(lambda v: np.array(v, dtype=np.int64)),
         st.lists(st.floats(allow_nan=True), min_size=n, max_size=n).map(np.array),
         st.lists(st.booleans(), min_size=n, max_size=n).map(np.array),
-        st.lists(st.integers(0, a), min_size=n, max_size=n).map(lambda v: np.array(v, dtype=np.uint8)),
+        st.lists(st.integers(0, 255), min_size=n, max_size=n).map(lambda v: np.array(v, dtype=np.uint8)),
         st.lists(st.integers(0, a), min_size=n, max_size=n).map(lambda v: np.array(v).reshape(n, 1)),
         st.lists(st.text(max_size=3), min_size=n, max_size=n).map(lambda v: np.array(v, dtype=object)),
         st.lists(st.integers(0, a), min_size=n, max_size=n),

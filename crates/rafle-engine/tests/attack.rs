@@ -152,7 +152,8 @@ fn hostile(i: usize) -> (Vec<u8>, &'static str) {
             "out of order",
         ),
         5 => (format!("{}\0R01\0", request).into_bytes(), "too short"),
-        _ => (b"\0\0\0".to_vec(), "no DXP message"),
+        // Stray terminators are skipped; then a message of nothing known.
+        _ => (b"\0\0\0X\0".to_vec(), "no DXP message"),
     }
 }
 

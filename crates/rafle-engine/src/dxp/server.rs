@@ -250,6 +250,9 @@ fn follow(mut conn: Connection, f: &Follower, games: &Arc<AtomicUsize>) -> Resul
             Err(Silence::Timeout) => return refuse(&mut conn, format!("silent for {within:?}")),
             Err(_) => return Ok(()),
         };
+        if text.is_empty() {
+            continue; // a stray terminator, as between glued messages
+        }
         let msg = match Message::decode(&text) {
             Ok(m) => m,
             Err(e) => return refuse(&mut conn, e),
