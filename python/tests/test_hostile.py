@@ -169,3 +169,9 @@ def test_player_specs(spec: str, variant: str, seed: int) -> None:
     # (A spec may ask for a day's search: only instant ones are asked to move.)
     if spec.strip() in ("random", "greedy"):
         assert p.choose(rafle.Game(variant)) in rafle.Game(variant).legal_moves()
+
+
+def test_more_envs_than_memory_holds_is_a_value_error() -> None:
+    # Found next to these tests: it aborted the interpreter in the allocator.
+    with pytest.raises(ValueError, match="num_envs"):
+        rafle.VecEnv("english", num_envs=10**12)

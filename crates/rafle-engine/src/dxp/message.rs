@@ -198,7 +198,7 @@ impl Message {
                     return Err(format!("{text:?}: version {version:02} (rafle speaks 01)"));
                 }
                 // Padded on the right: a name's own leading spaces stay.
-                let name = field(3, 32, "name")?.trim_end().to_string();
+                let name = field(3, 32, "name")?.trim_end_matches(' ').to_string();
                 let follower = color(35, "follower colour")?;
                 let minutes = num(36, 3, "game time")?;
                 let moves = num(39, 3, "move count")?;
@@ -223,7 +223,7 @@ impl Message {
                 }
             }
             Some(b'A') => {
-                let name = field(1, 32, "name")?.trim_end().to_string();
+                let name = field(1, 32, "name")?.trim_end_matches(' ').to_string();
                 let code = field(33, 1, "acceptance code")?
                     .chars()
                     .next()
@@ -387,7 +387,10 @@ mod tests {
         // Found by fuzzing (fuzz/corpus/dxp_message): a NUL in a name, a
         // name's leading spaces; each decoded text encodes back as it was.
         assert!(Message::decode(&format!("R01x\0{}W001000A", " ".repeat(30))).is_err());
-        let spaced = format!("A  Scan{}0", " ".repeat(26));
-        assert_eq!(Message::decode(&spaced).unwrap().encode(), spaced);
+        // and the other blanks at its end (only the padding goes).
+        for name in ["  Scan  ", "Scan\r ", "Scan\t"] {
+            let text = format!("A{name}{}0", " ".repeat(32 - name.len()));
+            assert_eq!(Message::decode(&text).unwrap().encode(), text);
+        }
     }
 }
