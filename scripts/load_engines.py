@@ -10,7 +10,7 @@ games of 60 plies at most against `rafle eval --b dxp:...` with four
 connections at once; the follower's RSS and descriptors are sampled.
 --attack adds what crates/rafle-engine/tests/attack.rs does, for the whole
 run: 40 idle connections, 30 sending a game request a byte a second, 30
-reconnecting every 20 ms with bad messages. hub: `rafle eval` plays over
+reconnecting every 100 ms with bad messages. hub: `rafle eval` plays over
 `hub:rafle hub` (four engine processes); the eval process is sampled.
 Prints games per minute and the samples' first, lowest, highest and last.
 """
@@ -86,7 +86,9 @@ def attack(port: int, stop: threading.Event, counts: dict) -> list:
                 pass
             counts["hostile"] += 1
             counts["hostile_bytes"] += len(data)
-            stop.wait(0.02)
+            # 30 threads: some 250 connections a second, under what loopback's
+            # ports allow (28,000 in TIME_WAIT for a minute).
+            stop.wait(0.1)
 
     threads.append(threading.Thread(target=slow_loop, daemon=True))
     threads += [threading.Thread(target=hostile_loop, args=(k,), daemon=True) for k in range(30)]
