@@ -23,7 +23,10 @@ pub enum EnvError {
     /// Saved state that cannot be restored; says what is wrong.
     BadSnapshot(&'static str),
     /// More games than memory holds: the bytes their buffers need.
-    TooLarge { num_envs: usize, bytes: Option<usize> },
+    TooLarge {
+        num_envs: usize,
+        bytes: Option<usize>,
+    },
 }
 
 impl fmt::Display for EnvError {
