@@ -450,7 +450,7 @@ impl Trainer {
         let bar = mp.add(ProgressBar::new(b.games as u64));
         bar.set_style(style("  teacher    {bar:30} {pos}/{len} games {msg}"));
         bar.set_message(b.player.clone());
-        let seed = self.cfg.run.seed ^ 0x7465_6163_6865_72;
+        let seed = self.cfg.run.seed ^ 0x0074_6561_6368_6572;
         let max_plies = self.cfg.selfplay.max_plies;
         let t = bootstrap::teach(&b, self.variant, max_plies, seed, |n| bar.set_position(n))?;
         bar.finish_and_clear();
