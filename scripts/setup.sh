@@ -15,6 +15,6 @@ TORCH=$(sed -n 's/^torch==//p' python/constraints.txt)
 if need "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH')"; then
     pip "torch==$TORCH"
 fi
-if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, torchrl, tianshou, supersuit, safetensors, ray, draughts"; then
+if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis"; then
     pip -r python/requirements-dev.txt
 fi

@@ -18,6 +18,8 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
+from rafle import atomic
+
 ZOO = Path(__file__).resolve().parent.parent / "python" / "rafle" / "zoo"
 
 
@@ -46,8 +48,9 @@ def main() -> int:
     }
     a.zoo.mkdir(parents=True, exist_ok=True)
     out = a.zoo / f"{variant}.safetensors"
-    save_file(half, str(out))
-    (a.zoo / f"{variant}.json").write_text(json.dumps(meta, indent=2) + "\n")
+    # Weights, then the card that names them, each replaced whole.
+    atomic.replace(out, lambda tmp: save_file(half, str(tmp)))
+    atomic.write_text(a.zoo / f"{variant}.json", json.dumps(meta, indent=2) + "\n")
     worst = max((state[k].float() - half[k].float()).abs().max().item() for k in state if state[k].is_floating_point())
     print(f"{out}: {out.stat().st_size / 1e6:.2f} MB, largest float16 rounding {worst:.2e}")
     return 0

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, Union
@@ -35,7 +34,7 @@ import numpy as np
 import torch
 from safetensors.torch import load_file, save_file
 
-from rafle import _rafle
+from rafle import _rafle, atomic
 from rafle.model import RafleNet, save_weights
 
 __all__ = [
@@ -239,8 +238,7 @@ class Learner:
         each through a temporary file so that a kill leaves the last one whole."""
         run_dir = Path(run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)
-        tmp = run_dir / ".tmp-latest.safetensors"
-        save_weights(self.net, tmp)
+        save_weights(self.net, run_dir / WEIGHTS)
         moments: Dict[str, torch.Tensor] = {}
         for name, p in self._named():
             state = self.opt.state.get(p, {})
@@ -248,9 +246,7 @@ class Learner:
             v = state.get("exp_avg_sq")
             moments[f"m.{name}"] = (torch.zeros_like(p) if m is None else m).detach().cpu().contiguous()
             moments[f"v.{name}"] = (torch.zeros_like(p) if v is None else v).detach().cpu().contiguous()
-        save_file(moments, str(run_dir / ".tmp-optimizer.safetensors"))
-        os.replace(tmp, run_dir / WEIGHTS)
-        os.replace(run_dir / ".tmp-optimizer.safetensors", run_dir / OPTIMIZER)
+        atomic.replace(run_dir / OPTIMIZER, lambda tmp: save_file(moments, str(tmp)))
         full = {
             "variant": self.net.variant,
             "shape": self.net.shape,
@@ -262,8 +258,7 @@ class Learner:
             **meta,
             "config": self.cfg,
         }
-        (run_dir / ".tmp-latest.json").write_text(json.dumps(full, indent=2))
-        os.replace(run_dir / ".tmp-latest.json", run_dir / META)
+        atomic.write_text(run_dir / META, json.dumps(full, indent=2))
 
     def load_optimizer(self, path: PathLike, steps: int) -> None:
         """Reads moments written by ``save`` (or by ``rafle train``)."""
@@ -334,10 +329,8 @@ def save_replay(run_dir: PathLike, replay: "Replay") -> None:
     train`` reads (through a temporary file: a kill leaves the last one whole)."""
     if not len(replay):
         return
-    run_dir = Path(run_dir)
-    tmp = run_dir / (".tmp-" + REPLAY)
-    _rafle.save_replay(tmp, replay.window_arrays(), replay.total_added)
-    os.replace(tmp, run_dir / REPLAY)
+    # The binding writes through a temporary file itself.
+    _rafle.save_replay(Path(run_dir) / REPLAY, replay.window_arrays(), replay.total_added)
 
 
 def load_replay_arrays(run_dir: PathLike, cfg: Mapping[str, Any]) -> tuple[Dict[str, np.ndarray], int]:

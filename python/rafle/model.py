@@ -34,6 +34,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 from torch import nn
 
+from rafle import atomic
 from rafle._rafle import BF16_BATCH, SMALL_BATCH
 
 __all__ = ["RafleNet", "load", "save", "save_weights", "evaluator"]
@@ -167,7 +168,7 @@ def save(model: RafleNet, path: PathLike, meta: Optional[Dict[str, Any]] = None)
     meta = dict(model.meta if meta is None else meta)
     meta.setdefault("shape", model.shape)
     meta.setdefault("variant", model.variant)
-    path.with_suffix(".json").write_text(json.dumps(meta, indent=2))
+    atomic.write_text(path.with_suffix(".json"), json.dumps(meta, indent=2))
 
 
 def save_weights(model: RafleNet, path: PathLike) -> None:
@@ -177,7 +178,7 @@ def save_weights(model: RafleNet, path: PathLike) -> None:
         for k, v in model.state_dict().items()
         if not k.endswith("num_batches_tracked")
     }
-    save_file(state, str(path))
+    atomic.replace(path, lambda tmp: save_file(state, str(tmp)))
 
 
 def evaluator(

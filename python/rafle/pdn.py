@@ -29,6 +29,14 @@ from rafle._rafle import PdnGame
 __all__ = ["PdnGame", "read_pdn", "pdn_samples"]
 
 
+def _is_file(source: str) -> bool:
+    """Whether ``source`` names a file (text too long or odd for a name does not)."""
+    try:
+        return Path(source).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _text(source: Union[str, "os.PathLike[str]"]) -> str:
     """The PDN text of a path, or ``source`` itself when it is PDN text."""
     if isinstance(source, os.PathLike):
@@ -36,7 +44,7 @@ def _text(source: Union[str, "os.PathLike[str]"]) -> str:
     if not isinstance(source, str):
         raise ValueError(f"read_pdn takes a path or PDN text, got {type(source).__name__}")
     looks_like_path = "\n" not in source and not source.lstrip().startswith("[") and (
-        Path(source).suffix.lower() == ".pdn" or os.sep in source or Path(source).is_file()
+        Path(source).suffix.lower() == ".pdn" or os.sep in source or _is_file(source)
     )
     if looks_like_path:
         return Path(source).read_text(encoding="utf-8", errors="replace")

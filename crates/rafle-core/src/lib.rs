@@ -4,7 +4,8 @@
 //! ([`variant`]), a move generator generic over it ([`movegen`]), PDN FEN and
 //! move notation ([`fen`], [`notation`]), the draw rules' state of a line of
 //! play ([`draws`]), games ([`Game`]), perft ([`perft`]) and an SVG picture
-//! of the board ([`svg`]). The rules are those of the rule book, [`rules`]
+//! of the board ([`svg`]); [`atomic`] replaces files whole for every crate
+//! that writes them. The rules are those of the rule book, [`rules`]
 //! (`crates/rafle-core/RULES.md`): every rule with the code that enforces it
 //! and the tests that check it.
 
@@ -12,6 +13,7 @@
 #[macro_use]
 pub mod variant;
 
+pub mod atomic;
 pub mod board;
 pub mod draws;
 pub mod error;

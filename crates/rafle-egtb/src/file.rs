@@ -146,14 +146,12 @@ pub fn write(dir: &Path, v: Variant, m: Material, codes: &[u16]) -> Result<Slice
     let sum = checksum(&head, &body);
     head[88..96].copy_from_slice(&sum.to_le_bytes());
     let target = path(dir, m);
-    let tmp = target.with_extension("egtb.tmp");
-    let io = |e: std::io::Error| format!("{}: {e}", tmp.display());
-    let mut f = fs::File::create(&tmp).map_err(io)?;
-    f.write_all(&head).map_err(io)?;
-    f.write_all(&body).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    fs::rename(&tmp, &target).map_err(|e| format!("{}: {e}", target.display()))?;
+    rafle_core::atomic::replace_with(&target, |tmp| {
+        let mut f = fs::File::create(tmp)?;
+        f.write_all(&head)?;
+        f.write_all(&body)
+    })
+    .map_err(|e| format!("{}: {e}", target.display()))?;
     Ok(stats)
 }
 
@@ -239,7 +237,10 @@ fn read_header(
         longest_loss: u16_at(head, 82),
         bytes: len,
     };
-    if !(width == 1 || width == 2) || HEADER as u64 + stats.indices * width as u64 != len {
+    let size = (stats.indices)
+        .checked_mul(width as u64)
+        .and_then(|b| b.checked_add(HEADER as u64));
+    if !(width == 1 || width == 2) || size != Some(len) {
         return Err(bad(
             "truncated or corrupted (its size does not match its header)",
         ));

@@ -22,6 +22,11 @@ pub enum EnvError {
     ChainPending,
     /// Saved state that cannot be restored; says what is wrong.
     BadSnapshot(&'static str),
+    /// More games than memory holds: the bytes their buffers need.
+    TooLarge {
+        num_envs: usize,
+        bytes: Option<usize>,
+    },
 }
 
 impl fmt::Display for EnvError {
@@ -46,6 +51,14 @@ impl fmt::Display for EnvError {
                 write!(f, "a capture is under way: finish it step by step")
             }
             EnvError::BadSnapshot(why) => write!(f, "cannot restore the env: {why}"),
+            EnvError::TooLarge { num_envs, bytes } => match bytes {
+                Some(b) => write!(
+                    f,
+                    "num_envs {num_envs}: their {} MiB of buffers cannot be allocated",
+                    b >> 20
+                ),
+                None => write!(f, "num_envs {num_envs}: more bytes than an address holds"),
+            },
         }
     }
 }

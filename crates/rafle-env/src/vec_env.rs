@@ -106,6 +106,21 @@ struct Slot {
 /// Room reserved in each env's step record: most games fit.
 const STEPS_RESERVED: usize = 256;
 
+/// An error, not the allocator's abort, for a batch whose buffers (its
+/// games and a caller's arrays of observations and masks, twice over)
+/// cannot be had: asked of the allocator up front, and given back.
+fn check_memory(v: Variant, num_envs: usize) -> Result<(), EnvError> {
+    let per_env = std::mem::size_of::<Slot>()
+        + STEPS_RESERVED * std::mem::size_of::<u16>()
+        + 2 * (2 * obs::observation_len(v) * 4 + action::num_actions(v));
+    let bytes = per_env.checked_mul(num_envs);
+    let too_large = EnvError::TooLarge { num_envs, bytes };
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(bytes.ok_or(too_large.clone())?)
+        .map_err(|_| too_large)
+}
+
 /// Many games stepped together (rayon over chunks), writing into output
 /// arrays that the caller keeps (see the module doc: the same arrays at
 /// every call). [`VecEnv`] is a Batch with its own arrays.
@@ -143,6 +158,7 @@ impl Batch {
         autoreset: AutoresetMode,
     ) -> Result<Batch, EnvError> {
         let illegal = cfg.illegal;
+        check_memory(v, num_envs)?;
         let env = Env::new(v, cfg)?;
         if env.is_done() {
             return Err(EnvError::EpisodeOver);

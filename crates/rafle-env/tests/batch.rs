@@ -328,3 +328,14 @@ fn the_other_player_sees_the_board_turned() {
         }
     }
 }
+
+#[test]
+fn more_games_than_memory_holds_are_an_error_not_an_abort() {
+    // Found by hand next to the Python property tests: a billion envs
+    // aborted the process in the allocator.
+    for n in [1_000_000_000_000, usize::MAX / 2] {
+        let e = VecEnv::new(Variant::English, n, 0, EnvConfig::default()).unwrap_err();
+        assert!(matches!(e, EnvError::TooLarge { .. }), "{e}");
+        assert!(e.to_string().starts_with(&format!("num_envs {n}")), "{e}");
+    }
+}

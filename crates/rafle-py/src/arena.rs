@@ -200,7 +200,7 @@ pub fn evaluate(
     let m = result.map_err(|e| raise(&slots.iter().collect::<Vec<_>>(), e))?;
     let text = pdn::write_games(&m.games, "rafle.evaluate");
     if let Some(path) = &pdn {
-        std::fs::write(path, &text)
+        rafle_core::atomic::write(path, text.as_bytes())
             .map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))?;
     }
     let e = m.wdl.elo();

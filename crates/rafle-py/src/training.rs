@@ -163,12 +163,12 @@ impl MetricsFile {
             .file
             .as_mut()
             .ok_or_else(|| value_error("the metrics file is closed"))?;
-        for (k, v) in values.iter() {
-            let (name, value): (String, f64) = (k.extract()?, v.extract()?);
-            file.log(iteration, step, elapsed_s, &name, value)
-                .map_err(|e| value_error(format!("{e:#}")))?;
-        }
-        Ok(())
+        let rows = values
+            .iter()
+            .map(|(k, v)| Ok((k.extract::<String>()?, v.extract::<f64>()?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        file.log_all(iteration, step, elapsed_s, &rows)
+            .map_err(|e| value_error(format!("{e:#}")))
     }
 
     fn close(&mut self) {

@@ -20,8 +20,7 @@
 //! ([`crate::tensorboard`]), the name as the tag and the iteration as the
 //! step.
 
-use std::fs::{File, OpenOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -41,10 +40,14 @@ pub struct Row {
     pub value: f64,
 }
 
-/// Appends rows to a run's metrics file and its TensorBoard events.
+/// Appends rows to a run's metrics file and its TensorBoard events. The
+/// CSV is held in memory and the file replaced whole at each call
+/// ([`rafle_core::atomic`]: a kill never leaves half a row); TensorBoard's
+/// records carry their own checksums, so its reader skips a cut last one.
 #[derive(Debug)]
 pub struct Metrics {
-    writer: csv::Writer<File>,
+    path: PathBuf,
+    text: Vec<u8>,
     events: EventWriter,
 }
 
@@ -52,17 +55,18 @@ impl Metrics {
     /// Opens (appending) or creates `dir/metrics.csv`; `fresh` starts it anew.
     pub fn open(dir: &Path, fresh: bool) -> Result<Metrics> {
         let path = dir.join(FILE);
-        if fresh && path.exists() {
-            std::fs::remove_file(&path)
-                .with_context(|| format!("cannot remove {}", path.display()))?;
+        let mut text = Vec::new();
+        if !fresh && path.exists() {
+            text =
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            // A row cut by a writer older than the atomic one: dropped.
+            let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            text.truncate(whole);
         }
-        let new = !path.exists();
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
-        let writer = csv::WriterBuilder::new().has_headers(new).from_writer(file);
+        if text.is_empty() {
+            text = b"iteration,step,elapsed_s,name,value\n".to_vec();
+            rafle_core::atomic::write(&path, &text)?;
+        }
         if fresh {
             // A fresh run's old event files would mix two runs in one curve.
             for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -76,9 +80,10 @@ impl Metrics {
             }
         }
         let events = EventWriter::create(dir)?;
-        Ok(Metrics { writer, events })
+        Ok(Metrics { path, text, events })
     }
 
+    /// Appends one row.
     pub fn log(
         &mut self,
         iteration: u64,
@@ -87,15 +92,35 @@ impl Metrics {
         name: &str,
         value: f64,
     ) -> Result<()> {
-        self.writer.serialize(Row {
-            iteration,
-            step,
-            elapsed_s: (elapsed_s * 10.0).round() / 10.0,
-            name: name.to_string(),
-            value,
-        })?;
-        self.writer.flush()?;
-        self.events.scalar(name, iteration, value)
+        self.log_all(iteration, step, elapsed_s, &[(name, value)])
+    }
+
+    /// Appends one row per `(name, value)`, with one write of the file.
+    pub fn log_all<S: AsRef<str>>(
+        &mut self,
+        iteration: u64,
+        step: u64,
+        elapsed_s: f64,
+        values: &[(S, f64)],
+    ) -> Result<()> {
+        let mut rows = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        for (name, value) in values {
+            rows.serialize(Row {
+                iteration,
+                step,
+                elapsed_s: (elapsed_s * 10.0).round() / 10.0,
+                name: name.as_ref().to_string(),
+                value: *value,
+            })?;
+        }
+        self.text.extend_from_slice(&rows.into_inner()?);
+        rafle_core::atomic::write(&self.path, &self.text)?;
+        for (name, value) in values {
+            self.events.scalar(name.as_ref(), iteration, *value)?;
+        }
+        Ok(())
     }
 }
 

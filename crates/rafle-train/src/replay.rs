@@ -72,8 +72,16 @@ impl Replay {
             .collect()
     }
 
-    /// Writes the window to `path` (see the module docs).
+    /// Writes the window to `path` (see the module docs), through a
+    /// temporary file ([`rafle_core::atomic`]).
     pub fn save(&self, path: &Path) -> Result<()> {
+        let bytes = self.to_bytes()?;
+        rafle_core::atomic::write(path, &bytes)?; // the error names the file
+        Ok(())
+    }
+
+    /// The file's bytes (see the module docs).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let p = self.samples.len();
         let obs_len = self.samples.front().map_or(0, |s| s.obs.len());
         let mut obs = Vec::with_capacity(p * obs_len);
@@ -120,24 +128,30 @@ impl Replay {
             ("version".to_string(), VERSION.to_string()),
             ("total_added".to_string(), self.total_added.to_string()),
         ];
-        safetensors::serialize_to_file(views, Some(meta.into_iter().collect()), path)
-            .with_context(|| format!("cannot write {}", path.display()))
+        Ok(safetensors::serialize(
+            views,
+            Some(meta.into_iter().collect()),
+        )?)
     }
 
     /// Reads a file written by [`Replay::save`] (or the Python learner)
     /// into a window of `window` (the newest positions if it holds more).
     pub fn load(path: &Path, window: usize) -> Result<Replay> {
         let raw = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let what = || format!("{} is not a rafle replay file", path.display());
-        let (_, header) = SafeTensors::read_metadata(&raw).with_context(what)?;
+        Replay::from_bytes(&raw, window, &path.display().to_string())
+    }
+
+    /// Reads the bytes of a replay file; errors call it `name`.
+    pub fn from_bytes(raw: &[u8], window: usize, name: &str) -> Result<Replay> {
+        let what = || format!("{name} is not a rafle replay file");
+        let (_, header) = SafeTensors::read_metadata(raw).with_context(what)?;
         let meta = header.metadata().clone().unwrap_or_default();
         if meta.get("format").map(String::as_str) != Some(FORMAT) {
             bail!("{}", what());
         }
         if meta.get("version").map(String::as_str) != Some(VERSION) {
             bail!(
-                "{}: replay file version {:?}, this rafle reads {VERSION}",
-                path.display(),
+                "{name}: replay file version {:?}, this rafle reads {VERSION}",
                 meta.get("version")
             );
         }
@@ -145,7 +159,7 @@ impl Replay {
             .get("total_added")
             .and_then(|t| t.parse().ok())
             .with_context(what)?;
-        let st = SafeTensors::deserialize(&raw).with_context(what)?;
+        let st = SafeTensors::deserialize(raw).with_context(what)?;
         let tensor = |name: &str, dtype: Dtype| -> Result<(Vec<usize>, &[u8])> {
             let t = st
                 .tensor(name)

@@ -1,5 +1,6 @@
 //! Checkpoints in a run folder, each file written to a temporary name and
-//! renamed into place (a kill never leaves a half-written file):
+//! renamed into place ([`rafle_core::atomic`]: a kill never leaves a
+//! half-written file):
 //!
 //! ```text
 //! RUN_DIR/latest.safetensors   network weights (VarStore names, see net.rs)
@@ -23,6 +24,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use rafle_core::atomic::replace_with as atomic;
 use rafle_env::{Env, EnvConfig};
 use serde::{Deserialize, Serialize};
 use tch::{Device, Tensor};
@@ -61,16 +63,6 @@ pub struct Metadata {
     pub config: Config,
 }
 
-/// Writes `bytes`-producing `write` to `path` through a temporary file.
-fn atomic(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    // Keep the extension last: tch picks the format from it.
-    let tmp = path.with_file_name(format!(".tmp-{name}"));
-    write(&tmp)?;
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
-}
-
 /// Saves everything a resume needs into `dir`.
 pub fn save(
     dir: &Path,
@@ -87,7 +79,7 @@ pub fn save(
     })?;
     atomic(&dir.join(OPTIMIZER), |p| opt.save(p))?;
     if let Some(r) = replay {
-        atomic(&dir.join(REPLAY), |p| r.save(p))?;
+        r.save(&dir.join(REPLAY))?; // atomic itself
     }
     atomic(&dir.join(PROBE), |p| write_probe(net, p))?;
     atomic(&dir.join(META), |p| {

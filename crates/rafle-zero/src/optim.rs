@@ -139,7 +139,9 @@ impl Optimizer {
                     let src = map.get(&key).with_context(|| {
                         format!("{}: optimizer state lacks {key}", path.display())
                     })?;
-                    dst.copy_(&src.to_device(dst.device()));
+                    // A file of another network: an error, not tch's panic.
+                    dst.f_copy_(&src.to_device(dst.device()))
+                        .with_context(|| format!("{}: {key} does not fit", path.display()))?;
                 }
             }
             Ok(())

@@ -152,6 +152,12 @@ impl Trainer {
             let rp = dir.join(checkpoint::REPLAY);
             if rp.is_file() {
                 replay = Replay::load(&rp, cfg.train.replay_window)?;
+            } else if meta.positions > 0 {
+                // Said, not silent: the window refills from self-play.
+                eprintln!(
+                    "warning: {} is missing: the replay window starts empty",
+                    rp.display()
+                );
             }
             step = meta.step;
             iteration = meta.iteration;
@@ -299,17 +305,16 @@ impl Trainer {
             let train_s = train_start.elapsed().as_secs_f64();
             self.iteration = it;
             let now = elapsed(&start, self.elapsed_before);
-            let mut log = |name: &str, value: f64| metrics.log(it, self.step, now, name, value);
+            let mut rows: Vec<(&str, f64)> = Vec::new();
             if steps > 0 {
                 let k = steps as f64;
-                log("loss/policy", losses.policy / k)?;
-                log("loss/value", losses.value / k)?;
-                log("loss/total", losses.total / k)?;
-                log("train/lr", last_lr)?;
+                rows.push(("loss/policy", losses.policy / k));
+                rows.push(("loss/value", losses.value / k));
+                rows.push(("loss/total", losses.total / k));
+                rows.push(("train/lr", last_lr));
             }
-            for (name, value) in iteration_metrics(&st, st.seconds, train_s, st.seconds) {
-                log(name, value)?;
-            }
+            rows.extend(iteration_metrics(&st, st.seconds, train_s, st.seconds));
+            metrics.log_all(it, self.step, now, &rows)?;
             let loss_txt = if steps > 0 {
                 format!(
                     "policy {:.3} value {:.3}",
@@ -369,32 +374,19 @@ impl Trainer {
     }
 
     fn log_eval(&self, metrics: &mut Metrics, rows: &[EvalRow], now: f64) -> Result<()> {
+        let mut values = Vec::new();
         for r in rows {
-            metrics.log(
-                self.iteration,
-                self.step,
-                now,
-                &format!("eval/score_vs_{}", r.opponent),
-                r.wdl.score(),
-            )?;
-            metrics.log(
-                self.iteration,
-                self.step,
-                now,
-                &format!("eval/games_vs_{}", r.opponent),
+            values.push((format!("eval/score_vs_{}", r.opponent), r.wdl.score()));
+            values.push((
+                format!("eval/games_vs_{}", r.opponent),
                 r.wdl.games() as f64,
-            )?;
+            ));
         }
         if let Some(first) = rows.first() {
-            metrics.log(
-                self.iteration,
-                self.step,
-                now,
-                "eval/elo",
-                elo::finite_elo(first.wdl.score(), first.wdl.games()),
-            )?;
+            let elo = elo::finite_elo(first.wdl.score(), first.wdl.games());
+            values.push(("eval/elo".to_string(), elo));
         }
-        Ok(())
+        metrics.log_all(self.iteration, self.step, now, &values)
     }
 
     /// `n` optimisation steps on batches from the replay window, the
@@ -463,12 +455,18 @@ impl Trainer {
         let n = (positions as f64 * b.epochs / batch).ceil() as u64;
         let (losses, _) = self.train_steps(n, mp, |_| 0.0)?;
         let k = n.max(1) as f64;
-        let mut log = |name: &str, value: f64| metrics.log(0, self.step, t.seconds, name, value);
-        log("bootstrap/games", t.games as f64)?;
-        log("bootstrap/positions", positions as f64)?;
-        log("bootstrap/seconds", t.seconds)?;
-        log("bootstrap/loss_policy", losses.policy / k)?;
-        log("bootstrap/loss_value", losses.value / k)?;
+        metrics.log_all(
+            0,
+            self.step,
+            t.seconds,
+            &[
+                ("bootstrap/games", t.games as f64),
+                ("bootstrap/positions", positions as f64),
+                ("bootstrap/seconds", t.seconds),
+                ("bootstrap/loss_policy", losses.policy / k),
+                ("bootstrap/loss_value", losses.value / k),
+            ],
+        )?;
         say(
             mp,
             format!(

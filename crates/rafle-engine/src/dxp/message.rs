@@ -154,6 +154,10 @@ impl Message {
         if !text.is_ascii() {
             return Err(format!("{text:?}: not ASCII"));
         }
+        // NUL ends a message: one inside is not text of the protocol.
+        if text.contains('\0') {
+            return Err(format!("{text:?}: a NUL inside"));
+        }
         if text.len() > MAX_LEN {
             return Err(format!(
                 "a message of {} characters (at most {MAX_LEN})",
@@ -193,7 +197,8 @@ impl Message {
                 if version != 1 {
                     return Err(format!("{text:?}: version {version:02} (rafle speaks 01)"));
                 }
-                let name = field(3, 32, "name")?.trim().to_string();
+                // Padded on the right: a name's own leading spaces stay.
+                let name = field(3, 32, "name")?.trim_end_matches(' ').to_string();
                 let follower = color(35, "follower colour")?;
                 let minutes = num(36, 3, "game time")?;
                 let moves = num(39, 3, "move count")?;
@@ -218,7 +223,7 @@ impl Message {
                 }
             }
             Some(b'A') => {
-                let name = field(1, 32, "name")?.trim().to_string();
+                let name = field(1, 32, "name")?.trim_end_matches(' ').to_string();
                 let code = field(33, 1, "acceptance code")?
                     .chars()
                     .next()
@@ -379,5 +384,13 @@ mod tests {
             assert!(e.contains(needle), "{bad:?}: {e}");
         }
         assert!(Message::decode(&"C".repeat(200)).is_err());
+        // Found by fuzzing (fuzz/corpus/dxp_message): a NUL in a name, a
+        // name's leading spaces; each decoded text encodes back as it was.
+        assert!(Message::decode(&format!("R01x\0{}W001000A", " ".repeat(30))).is_err());
+        // and the other blanks at its end (only the padding goes).
+        for name in ["  Scan  ", "Scan\r ", "Scan\t"] {
+            let text = format!("A{name}{}0", " ".repeat(32 - name.len()));
+            assert_eq!(Message::decode(&text).unwrap().encode(), text);
+        }
     }
 }

@@ -38,7 +38,7 @@ impl Connection {
         let reader = stream.try_clone()?;
         Ok(Connection {
             stream,
-            inbox: Inbox::spawn(reader, 0),
+            inbox: Inbox::spawn(reader, 0, message::MAX_LEN),
             pace: None,
             last_sent: Cell::new(None),
         })

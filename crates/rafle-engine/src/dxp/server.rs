@@ -22,6 +22,14 @@
 //! - Back request: accepted (`K0`) when the move number and side name a
 //!   ply of the game (rafle then goes back and moves if it is its turn),
 //!   refused (`K2`) otherwise.
+//!
+//! Against broken or hostile initiators ([`Limits`]): a message that does
+//! not decode (garbage, longer than the protocol's 127 characters, cut
+//! short) or comes out of order (a move with no game or out of turn, an
+//! acceptance the follower never asked for) is answered with a chat line
+//! saying why, logged and the connection closed; so is a connection
+//! silent for longer than it may be. Connections and games beyond the
+//! caps are closed or refused; the others play on, each on its own thread.
 
 use super::message::Message;
 use super::Connection;
@@ -32,7 +40,7 @@ use rafle_core::{Color, Game, Position, Variant};
 use rafle_search::{Player, PlayerFactory};
 use std::io::Write;
 use std::net::TcpListener;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -47,6 +55,32 @@ pub struct Follower {
     /// How squares are numbered on boards other than 10x10.
     pub numbering: Convention,
     pub stop: Option<Arc<AtomicBool>>,
+    pub limits: Limits,
+}
+
+/// What the initiators may take of the follower, together and each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Connections served at once; one more is closed at once.
+    pub connections: usize,
+    /// Games in progress at once; one more request is refused (code 9).
+    pub games: usize,
+    /// The longest silence of a connection with no game in progress.
+    pub idle: Duration,
+    /// The longest wait for an initiator's move beyond its whole game
+    /// time (no move may take longer than the clock of the game).
+    pub grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections: 256,
+            games: 32,
+            idle: Duration::from_secs(120),
+            grace: Duration::from_secs(60),
+        }
+    }
 }
 
 impl Follower {
@@ -60,39 +94,112 @@ impl std::fmt::Debug for Follower {
         f.debug_struct("Follower")
             .field("variant", &self.variant)
             .field("name", &self.name)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
 
+/// One of a capped count (connections, games); dropped, it frees its place.
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    /// A place among `cap`, if one is free.
+    fn take(count: &Arc<AtomicUsize>, cap: usize) -> Option<Slot> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < cap).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot(count.clone()))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Connections and games in progress.
+#[derive(Default)]
+struct Counts {
+    connections: Arc<AtomicUsize>,
+    games: Arc<AtomicUsize>,
+}
+
 /// Accepts connections until the stop flag rises (checked between
-/// connections) or the listener fails.
+/// connections). A failed accept (no descriptor left) is logged and
+/// retried after a pause: the server goes on.
 pub fn serve(listener: TcpListener, follower: Follower) -> std::io::Result<()> {
+    serve_with_pace(listener, follower, Some(super::PACE))
+}
+
+/// [`serve`], sending messages at least `pace` apart (None: at once; for
+/// programs that read whole messages, not pydraughts).
+pub fn serve_with_pace(
+    listener: TcpListener,
+    follower: Follower,
+    pace: Option<Duration>,
+) -> std::io::Result<()> {
+    let counts = Arc::new(Counts::default());
     for stream in listener.incoming() {
-        let stream = stream?;
-        let f = follower.clone();
-        std::thread::spawn(move || {
-            if let Ok(conn) = Connection::new(stream) {
-                follow(conn.paced(super::PACE), &f);
-            }
-        });
         if follower
             .stop
             .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            .is_some_and(|s| s.load(Ordering::Relaxed))
         {
             break;
+        }
+        let stream = match stream {
+            Ok(s) => s,
+            Err(e) => {
+                log(format_args!("cannot accept a connection: {e}"));
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
+        let peer = stream
+            .peer_addr()
+            .map_or_else(|_| "?".to_string(), |a| a.to_string());
+        let Some(slot) = Slot::take(&counts.connections, follower.limits.connections) else {
+            log(format_args!(
+                "{peer}: closed at once ({} connections already)",
+                follower.limits.connections
+            ));
+            continue;
+        };
+        let f = follower.clone();
+        let games = counts.games.clone();
+        let who = peer.clone();
+        let spawned = std::thread::Builder::new().spawn(move || {
+            let _slot = slot;
+            if let Ok(mut conn) = Connection::new(stream) {
+                if let Some(pace) = pace {
+                    conn = conn.paced(pace);
+                }
+                if let Err(why) = follow(conn, &f, &games) {
+                    log(format_args!("{peer}: {why}; connection closed"));
+                }
+            }
+        });
+        if let Err(e) = spawned {
+            log(format_args!("{who}: closed at once (no thread: {e})"));
         }
     }
     Ok(())
 }
 
 struct Table {
+    /// Its place among the games in progress.
+    slot: Slot,
     game: Game,
     me: Color,
     player: Box<dyn Player>,
     clock: Clock,
     /// Move count of the game (0: none).
     moves: u32,
+    /// The initiator's time for the whole game.
+    their_time: Duration,
 }
 
 /// How long rafle waits for the initiator to close after stop code 1.
@@ -120,21 +227,35 @@ fn log(text: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr(), "rafle dxp: {text}");
 }
 
-/// Plays on one connection until it closes.
-pub fn follow(mut conn: Connection, f: &Follower) {
+/// Tells the initiator why the connection closes, and gives the reason to
+/// log.
+fn refuse(conn: &mut Connection, why: String) -> Result<(), String> {
+    let _ = conn.send(&Message::Chat(format!("error: {why}")));
+    Err(why)
+}
+
+/// Plays on one connection until it closes: Ok when the initiator closed
+/// it (or the stop flag rose), else why rafle did.
+fn follow(mut conn: Connection, f: &Follower, games: &Arc<AtomicUsize>) -> Result<(), String> {
     let mut table: Option<Table> = None;
     loop {
-        let text = match conn.recv(Duration::from_secs(3600), f.stop.as_deref()) {
-            Ok(t) => t,
-            Err(Silence::Timeout) => continue,
-            Err(_) => return,
+        // The initiator may think for its whole game time on one move,
+        // and stay silent a while between games.
+        let within = match &table {
+            Some(t) if t.game.turn() != t.me => t.their_time + f.limits.grace,
+            _ => f.limits.idle,
         };
+        let text = match conn.recv(within, f.stop.as_deref()) {
+            Ok(t) => t,
+            Err(Silence::Timeout) => return refuse(&mut conn, format!("silent for {within:?}")),
+            Err(_) => return Ok(()),
+        };
+        if text.is_empty() {
+            continue; // a stray terminator, as between glued messages
+        }
         let msg = match Message::decode(&text) {
             Ok(m) => m,
-            Err(e) => {
-                let _ = conn.send(&Message::Chat(format!("error: {e}")));
-                continue;
-            }
+            Err(e) => return refuse(&mut conn, e),
         };
         let sent = match msg {
             Message::GameRequest {
@@ -157,7 +278,22 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                             .and_then(|_| conn.send(&accept(f, '3')))
                     }
                     Ok(pos) => {
+                        // A new request in a game replaces it, in its place.
+                        let slot = match table.take() {
+                            Some(t) => Some(t.slot),
+                            None => Slot::take(games, f.limits.games),
+                        };
+                        let Some(slot) = slot else {
+                            log(format_args!(
+                                "a game refused: {} games in progress already",
+                                f.limits.games
+                            ));
+                            conn.send(&accept(f, '9'))
+                                .map_err(|e| format!("cannot send: {e}"))?;
+                            continue;
+                        };
                         table = Some(Table {
+                            slot,
                             game: Game::from_position(f.variant, pos),
                             me: follower,
                             player: (f.factory)(f.seed),
@@ -167,6 +303,7 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                                 inc: 0.0,
                             }),
                             moves,
+                            their_time: Duration::from_secs(minutes.max(1) as u64 * 60),
                         });
                         conn.send(&accept(f, '0'))
                             .and_then(|_| turn(&mut conn, &mut table, f.wire()))
@@ -176,17 +313,15 @@ pub fn follow(mut conn: Connection, f: &Follower) {
             Message::Move {
                 from, to, captured, ..
             } => match table.as_mut() {
-                None => conn.send(&Message::Chat("error: no game in progress".into())),
+                None => return refuse(&mut conn, "a move with no game in progress".into()),
                 Some(t) => match (WireMove { from, to, captured }).find(f.wire(), &t.game) {
                     Ok(m) if t.game.turn() != t.me => {
                         let _ = t.game.play(&m);
                         turn(&mut conn, &mut table, f.wire())
                     }
-                    other => {
-                        let why = match other {
-                            Err(e) => e,
-                            Ok(_) => "a move out of turn".into(),
-                        };
+                    Ok(_) => return refuse(&mut conn, "a move out of turn".into()),
+                    Err(why) => {
+                        // An illegal move loses the game, not the session.
                         table = None;
                         conn.send(&Message::Chat(format!("error: {why}")))
                             .and_then(|_| {
@@ -223,7 +358,7 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                     // connection closed under them.
                     let t = Instant::now();
                     while conn.recv(LINGER.saturating_sub(t.elapsed()), None).is_ok() {}
-                    return;
+                    return Ok(());
                 }
                 ack
             }
@@ -249,10 +384,14 @@ pub fn follow(mut conn: Connection, f: &Follower) {
                 }
                 None => conn.send(&Message::BackAccept { code: '2' }),
             },
-            Message::Chat(_) | Message::GameAccept { .. } | Message::BackAccept { .. } => Ok(()),
+            Message::Chat(_) => Ok(()),
+            // Answers to requests a follower never makes.
+            Message::GameAccept { .. } | Message::BackAccept { .. } => {
+                return refuse(&mut conn, format!("{text:?} out of order"))
+            }
         };
-        if sent.is_err() {
-            return;
+        if let Err(e) = sent {
+            return Err(format!("cannot send: {e}"));
         }
     }
 }

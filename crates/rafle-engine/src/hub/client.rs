@@ -77,7 +77,7 @@ impl HubEngine {
         let mut engine = HubEngine {
             child,
             stdin,
-            inbox: Inbox::spawn(stdout, b'\n'),
+            inbox: Inbox::spawn(stdout, b'\n', super::MAX_LINE),
             stderr: tail,
             id: String::new(),
         };

@@ -362,7 +362,7 @@ impl Session<'_> {
 
 /// Serves Hub on `input`/`output` until `quit` or the end of the input.
 pub fn serve(
-    input: impl BufRead,
+    mut input: impl BufRead,
     output: impl Write + Send + 'static,
     settings: Settings,
     make: &MakePlayer,
@@ -379,8 +379,15 @@ pub fn serve(
         infinite: false,
         clock: None,
     };
-    for text in input.lines() {
-        let text = text?;
+    while let Some(text) = crate::link::read_line(&mut input, super::MAX_LINE)? {
+        // Over-long lines and bytes that are not text: said, and skipped.
+        let text = match text {
+            Ok(t) => t,
+            Err(e) => {
+                s.error(e)?;
+                continue;
+            }
+        };
         if text.trim().is_empty() {
             continue;
         }

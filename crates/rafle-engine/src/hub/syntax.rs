@@ -74,7 +74,7 @@ impl Line {
 
 /// Quotes a value when the syntax needs it.
 fn quoted(v: &str) -> String {
-    if v.is_empty() || v.contains([' ', '=', '"', '\t']) {
+    if v.is_empty() || v.contains(['=', '"']) || v.contains(char::is_whitespace) {
         format!("\"{}\"", v.replace('"', "'"))
     } else {
         v.to_string()
@@ -145,7 +145,14 @@ impl Words {
             return Err("a quoted value without its closing quote".into());
         }
         let start = self.at;
-        while self.peek().is_some_and(|c| !c.is_whitespace()) {
+        while let Some(c) = self.peek().filter(|c| !c.is_whitespace()) {
+            // A value that reads back as it prints: quotes only around it.
+            if c == '"' {
+                return Err(format!(
+                    "a quote inside the value at column {}",
+                    self.at + 1
+                ));
+            }
             self.at += 1;
         }
         Ok(self.chars[start..self.at].iter().collect())
@@ -191,7 +198,14 @@ mod tests {
 
     #[test]
     fn malformed_lines_are_errors() {
-        for bad in ["", "   ", r#"pos pos="Wbbb"#, "x =3", r#"x a"b=3"#] {
+        for bad in [
+            "",
+            "   ",
+            r#"pos pos="Wbbb"#,
+            "x =3",
+            r#"x a"b=3"#,
+            r#"x a=b"c"#,
+        ] {
             assert!(Line::parse(bad).is_err(), "{bad:?}");
         }
     }

@@ -12,7 +12,7 @@ use super::eval::{resolve_player, EngineArgs};
 use anyhow::Context;
 use clap::Args;
 use rafle_core::Variant;
-use rafle_engine::dxp::server::{serve, Follower};
+use rafle_engine::dxp::server::{serve, Follower, Limits};
 use rafle_engine::notation::Convention;
 use std::net::TcpListener;
 
@@ -37,6 +37,12 @@ pub struct DxpArgs {
     /// later) or rafle (also pydraughts 0.5's, which lidraughts-bot uses).
     #[arg(long, value_parser = super::eval::numbering, default_value = "pydraughts")]
     pub numbering: Convention,
+    /// Connections served at once (more are closed at once).
+    #[arg(long, default_value_t = Limits::default().connections)]
+    pub max_connections: usize,
+    /// Games in progress at once (more requests are refused).
+    #[arg(long, default_value_t = Limits::default().games)]
+    pub max_games: usize,
     #[command(flatten)]
     pub engines: EngineArgs,
 }
@@ -61,6 +67,11 @@ pub fn run(a: DxpArgs) -> anyhow::Result<()> {
             name: format!("rafle {}", env!("CARGO_PKG_VERSION")),
             numbering: a.numbering,
             stop: Some(stop),
+            limits: Limits {
+                connections: a.max_connections,
+                games: a.max_games,
+                ..Limits::default()
+            },
         },
     )?;
     Ok(())

@@ -359,7 +359,8 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             g.round = i + 1;
             text.push_str(&pdn::write_game(&g, "rafle eval"));
         }
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        rafle_core::atomic::write(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
         println!("{} games written to {}", records.len(), path.display());
     }
     Ok(())
