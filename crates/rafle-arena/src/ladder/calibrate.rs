@@ -35,8 +35,7 @@ impl CalibrateConfig {
     /// The matches to play, (stronger, weaker, games), in playing order.
     pub fn schedule(&self) -> Vec<(usize, usize, usize)> {
         let n = self.specs.len();
-        let mut out: Vec<(usize, usize, usize)> =
-            (1..n).map(|i| (i, i - 1, self.games)).collect();
+        let mut out: Vec<(usize, usize, usize)> = (1..n).map(|i| (i, i - 1, self.games)).collect();
         if self.next_games > 0 {
             out.extend((2..n).map(|i| (i, i - 2, self.next_games)));
         }
@@ -158,7 +157,9 @@ mod tests {
     fn a_small_ladder_rises_and_bad_input_is_an_error() {
         let v = Variant::Checkers;
         let mut cfg = CalibrateConfig {
-            specs: ["random", "uct:16", "alphabeta:2"].map(String::from).to_vec(),
+            specs: ["random", "uct:16", "alphabeta:2"]
+                .map(String::from)
+                .to_vec(),
             games: 16,
             next_games: 8,
             seed: 3,
@@ -175,14 +176,23 @@ mod tests {
         assert_eq!(l.rungs[0].spec, "random");
         assert_eq!(l.rungs[0].elo, 0.0);
         assert_eq!(l.rungs[2].spec, "alphabeta:2", "{l:?}");
-        assert!(l.rungs[1].elo > 100.0 && l.rungs[2].elo > l.rungs[1].elo + 100.0, "{l:?}");
+        assert!(
+            l.rungs[1].elo > 100.0 && l.rungs[2].elo > l.rungs[1].elo + 100.0,
+            "{l:?}"
+        );
         assert_eq!(l.rungs.iter().map(|r| r.games).sum::<u32>(), 2 * 40);
         let mut l = l;
         l.date = "2025-01-01".into();
         assert_eq!(Ladder::parse(v, &l.to_toml().unwrap()).unwrap(), l);
         cfg.specs = vec!["random".into()];
-        assert!(calibrate(v, &cfg, &mut |_| {}).unwrap_err().to_string().contains("two rungs"));
+        assert!(calibrate(v, &cfg, &mut |_| {})
+            .unwrap_err()
+            .to_string()
+            .contains("two rungs"));
         cfg.specs = vec!["random".into(), "minimax:2".into()];
-        assert!(calibrate(v, &cfg, &mut |_| {}).unwrap_err().to_string().contains("unknown player"));
+        assert!(calibrate(v, &cfg, &mut |_| {})
+            .unwrap_err()
+            .to_string()
+            .contains("unknown player"));
     }
 }

@@ -48,7 +48,10 @@ pub struct PoolFit {
 impl PoolFit {
     /// 95% interval of player `i`'s rating.
     pub fn interval(&self, i: usize) -> (f64, f64) {
-        (self.elo[i] - Z95 * self.sd[i], self.elo[i] + Z95 * self.sd[i])
+        (
+            self.elo[i] - Z95 * self.sd[i],
+            self.elo[i] + Z95 * self.sd[i],
+        )
     }
 
     /// Standard deviation of the difference `elo[j] - elo[i]`.
@@ -230,24 +233,32 @@ pub fn fit_pool(
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayerFit {
     pub elo: f64,
-    /// From the games alone (the opponents' ratings taken as exact).
+    /// From the games, the opponents' ratings taken as they are: on a
+    /// ladder they define the scale, so this is the spread of reruns and
+    /// what tells two players placed on one ladder apart.
     pub sd_games: f64,
-    /// From the opponents' own uncertainty: an upper bound,
-    /// `sum_k w_k sd_k / sum_k w_k`, `w_k` the information of the games
-    /// against opponent k (their ratings are correlated, this is the
-    /// bound with full correlation).
+    /// How far the opponents' own ratings may be off, as Elo above the
+    /// anchor: an upper bound, `sum_k w_k sd_k / sum_k w_k`, `w_k` the
+    /// information of the games against opponent k (their ratings are
+    /// correlated; this is the bound with full correlation). Common to
+    /// every player placed on the same ladder.
     pub sd_rungs: f64,
 }
 
 impl PlayerFit {
-    /// Both parts together.
-    pub fn sd(&self) -> f64 {
-        self.sd_games.hypot(self.sd_rungs)
+    /// 95% interval from the games (the scale fixed).
+    pub fn interval(&self) -> (f64, f64) {
+        (
+            self.elo - Z95 * self.sd_games,
+            self.elo + Z95 * self.sd_games,
+        )
     }
 
-    /// 95% interval.
-    pub fn interval(&self) -> (f64, f64) {
-        (self.elo - Z95 * self.sd(), self.elo + Z95 * self.sd())
+    /// 95% interval as Elo above the anchor, the scale's own uncertainty
+    /// included.
+    pub fn interval_absolute(&self) -> (f64, f64) {
+        let sd = self.sd_games.hypot(self.sd_rungs);
+        (self.elo - Z95 * sd, self.elo + Z95 * sd)
     }
 }
 
@@ -425,7 +436,9 @@ mod tests {
             inside += usize::from(lo <= truth && truth <= hi);
             let with = fit_player(&results, 1.0).unwrap();
             assert!(with.sd_rungs > 10.0 && with.sd_rungs < 20.0, "{with:?}");
-            assert!(with.sd() > fit.sd());
+            assert_eq!(with.interval(), fit.interval());
+            let (lo, hi) = with.interval_absolute();
+            assert!(lo < fit.interval().0 && hi > fit.interval().1);
         }
         assert!(inside >= 88, "{inside} of {runs} placements inside");
     }

@@ -109,7 +109,12 @@ pub fn calibrated() -> Vec<Variant> {
 impl Ladder {
     /// The ladder built into this crate for `variant`.
     pub fn builtin(variant: Variant) -> Result<Ladder, String> {
-        let Some((_, text)) = BUILTIN.iter().find(|(n, _)| *n == variant.name()) else {
+        Ladder::from_files(BUILTIN, variant)
+    }
+
+    /// The ladder of `variant` among `files` (variant name, text).
+    fn from_files(files: &[(&str, &str)], variant: Variant) -> Result<Ladder, String> {
+        let Some((_, text)) = files.iter().find(|(n, _)| *n == variant.name()) else {
             return Err(format!(
                 "{variant} has no ladder yet (calibrate one with: rafle ladder calibrate --variant {})",
                 variant.name()
@@ -133,7 +138,10 @@ impl Ladder {
         }
         for r in &l.rungs {
             rafle_search::parse_player(&r.spec, variant).map_err(|e| e.to_string())?;
-            if ![r.elo, r.lo, r.hi, r.sd, r.gap_sd].iter().all(|x| x.is_finite()) {
+            if ![r.elo, r.lo, r.hi, r.sd, r.gap_sd]
+                .iter()
+                .all(|x| x.is_finite())
+            {
                 return Err(format!("rung {}: a figure is not finite", r.spec));
             }
         }
@@ -147,6 +155,20 @@ impl Ladder {
     pub fn rung(&self, spec: &str) -> Option<usize> {
         let norm = |s: &str| s.trim().to_ascii_lowercase().replace(' ', "");
         self.rungs.iter().position(|r| norm(&r.spec) == norm(spec))
+    }
+
+    /// The Elo on this ladder implied by results `(opponent spec, W/D/L
+    /// against it)`: the fit over those opponents that are rungs (the
+    /// others are left out); None when none is a rung.
+    pub fn implied(&self, results: &[(&str, Wdl)]) -> Option<fit::PlayerFit> {
+        let rows: Vec<(f64, f64, Wdl)> = results
+            .iter()
+            .filter_map(|(spec, r)| {
+                self.rung(spec)
+                    .map(|i| (self.rungs[i].elo, self.rungs[i].sd, *r))
+            })
+            .collect();
+        fit::fit_player(&rows, PRIOR_DRAWS).ok()
     }
 
     /// The rungs as match sides.
@@ -188,7 +210,13 @@ impl Ladder {
     /// half-width, games and time per move.
     pub fn table(&self) -> String {
         use std::fmt::Write;
-        let w = self.rungs.iter().map(|r| r.spec.len()).max().unwrap_or(4).max(4);
+        let w = self
+            .rungs
+            .iter()
+            .map(|r| r.spec.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
         let mut out = format!(
             "{:<w$} {:>7}  {:<18} {:>9} {:>6} {:>9}\n",
             "rung", "Elo", "95% interval", "gap +-", "games", "ms/move"
@@ -261,16 +289,16 @@ mod tests {
         for (text, needle) in [
             ("nonsense", "not a ladder file"),
             (&text.replace("\"checkers\"", "\"thai\""), "not checkers"),
-            (&text.replace("\"greedy\"", "\"minimax:3\""), "unknown player"),
+            (
+                &text.replace("\"greedy\"", "\"minimax:3\""),
+                "unknown player",
+            ),
         ] {
             let e = Ladder::parse(v, text).unwrap_err();
             assert!(e.contains(needle), "{needle}: {e}");
         }
-        let missing = Variant::ALL
-            .into_iter()
-            .find(|v| !calibrated().contains(v));
-        if let Some(m) = missing {
-            assert!(Ladder::builtin(m).unwrap_err().contains("no ladder"));
-        }
+        let e = Ladder::from_files(&[("checkers", &text)], Variant::Thai).unwrap_err();
+        assert!(e.contains("thai has no ladder yet"), "{e}");
+        assert_eq!(Ladder::from_files(&[("checkers", &text)], v).unwrap(), good);
     }
 }

@@ -56,7 +56,7 @@ impl Placement {
         self.fit.elo
     }
 
-    /// The 95% interval (games and rungs' uncertainty together).
+    /// The 95% interval from the games (the ladder's Elos define the scale).
     pub fn interval(&self) -> (f64, f64) {
         self.fit.interval()
     }
@@ -77,8 +77,16 @@ impl Placement {
         let (lo, hi) = self.interval();
         let (top, top_elo) = &self.top;
         let by_elo = |r: &&RungResult| r.elo;
-        let below = self.rungs.iter().filter(|r| r.elo <= e).max_by(|a, b| by_elo(a).total_cmp(&by_elo(b)));
-        let above = self.rungs.iter().filter(|r| r.elo > e).min_by(|a, b| by_elo(a).total_cmp(&by_elo(b)));
+        let below = self
+            .rungs
+            .iter()
+            .filter(|r| r.elo <= e)
+            .max_by(|a, b| by_elo(a).total_cmp(&by_elo(b)));
+        let above = self
+            .rungs
+            .iter()
+            .filter(|r| r.elo > e)
+            .min_by(|a, b| by_elo(a).total_cmp(&by_elo(b)));
         let mut v = match (below, above) {
             (Some(b), Some(a)) => format!(
                 "{} plays between {} ({:.0}) and {} ({:.0})",
@@ -90,14 +98,20 @@ impl Placement {
                 self.player,
                 100.0 * b.wdl.score()
             ),
-            (Some(b), None) => format!("{} plays at or above {} ({:.0})", self.player, b.spec, b.elo),
+            (Some(b), None) => format!(
+                "{} plays at or above {} ({:.0})",
+                self.player, b.spec, b.elo
+            ),
             (None, Some(a)) if a.rung == 0 && a.wdl.score() < 0.25 => format!(
                 "{} is weaker than {} (scoring {:.0}% against it): below the scale",
                 self.player,
                 a.spec,
                 100.0 * a.wdl.score()
             ),
-            (None, Some(a)) => format!("{} plays at or below {} ({:.0})", self.player, a.spec, a.elo),
+            (None, Some(a)) => format!(
+                "{} plays at or below {} ({:.0})",
+                self.player, a.spec, a.elo
+            ),
             (None, None) => format!("{} has no games", self.player),
         };
         let half = (hi - lo) / 2.0;
@@ -111,7 +125,13 @@ impl Placement {
     /// contract line, the split of the interval and the verdict.
     pub fn report(&self) -> String {
         let mut out = String::new();
-        let w = self.rungs.iter().map(|r| r.spec.len()).max().unwrap_or(4).max(4);
+        let w = self
+            .rungs
+            .iter()
+            .map(|r| r.spec.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
         let _ = writeln!(
             out,
             "{} on the {} ladder: {} games against {} rungs",
@@ -150,10 +170,11 @@ impl Placement {
             );
         }
         let _ = writeln!(out, "{}", self.elo_line());
+        let (alo, ahi) = self.fit.interval_absolute();
         let _ = writeln!(
             out,
-            "interval: +-{:.0} from these games, +-{:.0} from the rungs' own calibration",
-            crate::elo::Z95 * self.fit.sd_games,
+            "interval from these games, the ladder's Elos fixed (reruns agree within it); \
+             as Elo above random, with the rungs' own uncertainty (+-{:.0}): [{alo:.0}, {ahi:.0}]",
             crate::elo::Z95 * self.fit.sd_rungs
         );
         let _ = writeln!(out, "verdict: {}", self.verdict());
@@ -204,7 +225,9 @@ pub fn place(
     base: &ArenaConfig,
 ) -> Result<Placement, EvalError> {
     if games == 0 {
-        return Err(EvalError::Failed("a placement needs at least one game".into()));
+        return Err(EvalError::Failed(
+            "a placement needs at least one game".into(),
+        ));
     }
     let sides = ladder.sides(variant).map_err(EvalError::Failed)?;
     let n = sides.len();
@@ -246,7 +269,11 @@ pub fn place(
         rung = next_rung(ladder, fit.elo, &played);
     }
     let fit = fit_of(ladder, &results).map_err(EvalError::Failed)?;
-    let top = ladder.rungs.last().map(|r| (r.spec.clone(), r.elo)).unwrap_or_default();
+    let top = ladder
+        .rungs
+        .last()
+        .map(|r| (r.spec.clone(), r.elo))
+        .unwrap_or_default();
     Ok(Placement {
         variant,
         player: player_name,
