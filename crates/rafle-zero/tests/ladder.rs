@@ -26,7 +26,7 @@ fn elo_line(out: &str) -> (f64, f64, f64) {
         .unwrap_or_else(|| panic!("no elo line in {out}"));
     let nums: Vec<f64> = line
         .trim_start_matches("elo ")
-        .split(|c: char| c == '[' || c == ']' || c == ',' || c == ' ')
+        .split(['[', ']', ',', ' '])
         .filter(|s| !s.is_empty())
         .map(|s| s.parse().unwrap_or_else(|_| panic!("{line}")))
         .collect();

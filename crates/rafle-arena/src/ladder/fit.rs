@@ -75,7 +75,7 @@ fn solve_spd(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
         for j in 0..=i {
             let s: f64 = a[i][j] - (0..j).map(|k| l[i][k] * l[j][k]).sum::<f64>();
             if i == j {
-                if !(s > 0.0) {
+                if s.is_nan() || s <= 0.0 {
                     return None;
                 }
                 l[i][i] = s.sqrt();
@@ -286,7 +286,7 @@ pub fn fit_player(results: &[(f64, f64, Wdl)], prior_draws: f64) -> Result<Playe
     }
     if let Some((e, sd, ..)) = results
         .iter()
-        .find(|(e, sd, _)| !e.is_finite() || !(sd.is_finite() && *sd >= 0.0))
+        .find(|(e, sd, _)| !(e.is_finite() && sd.is_finite() && *sd >= 0.0))
     {
         return Err(format!("fit: opponent rating {e} +- {sd} is not valid"));
     }
