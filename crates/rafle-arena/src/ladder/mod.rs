@@ -124,7 +124,8 @@ impl Ladder {
     }
 
     /// A ladder file's text, checked: its variant is `variant`, every rung
-    /// spec is a player, Elos are finite and rise with the rungs' order.
+    /// spec is a player, Elos are finite and rise with the rungs' order
+    /// (placement relies on it; calibration writes them so).
     pub fn parse(variant: Variant, text: &str) -> Result<Ladder, String> {
         let l: Ladder = toml::from_str(text).map_err(|e| {
             let e = e.to_string();
@@ -144,6 +145,12 @@ impl Ladder {
             {
                 return Err(format!("rung {}: a figure is not finite", r.spec));
             }
+        }
+        if let Some(w) = l.rungs.windows(2).find(|w| w[1].elo < w[0].elo) {
+            return Err(format!(
+                "the rungs must come in rising Elo order ({} {} before {} {})",
+                w[0].spec, w[0].elo, w[1].spec, w[1].elo
+            ));
         }
         if l.max_plies == 0 {
             return Err("max_plies must be at least 1".into());
@@ -292,6 +299,10 @@ mod tests {
             (
                 &text.replace("\"greedy\"", "\"minimax:3\""),
                 "unknown player",
+            ),
+            (
+                &text.replacen("elo = 0.0", "elo = 5.0", 1),
+                "rising Elo order",
             ),
         ] {
             let e = Ladder::parse(v, text).unwrap_err();

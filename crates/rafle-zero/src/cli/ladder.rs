@@ -106,7 +106,7 @@ pub struct CalibrateArgs {
 pub struct ShowArgs {
     #[arg(long, value_parser = super::variant)]
     pub variant: Option<Variant>,
-    /// Markdown rows (the README's table) instead of text.
+    /// Markdown tables, a row per variant (the README's) instead of text.
     #[arg(long)]
     pub markdown: bool,
 }
@@ -299,42 +299,87 @@ fn run_show(a: ShowArgs) -> anyhow::Result<()> {
     if variants.is_empty() {
         bail!("no variant has a ladder yet (rafle ladder calibrate --variant V)");
     }
-    for v in variants {
-        let l = Ladder::builtin(v).map_err(|e| anyhow::anyhow!(e))?;
-        if a.markdown {
-            let games: u32 = l.matches.iter().map(|m| m.wins + m.draws + m.losses).sum();
-            for (i, r) in l.rungs.iter().enumerate() {
-                let head = if i == 0 {
-                    format!("{} ({games} games, {:.0} s)", v.name(), l.seconds)
-                } else {
-                    String::new()
-                };
-                println!(
-                    "| {head} | {} | {:.0} | [{:.0}, {:.0}] | {} | {:.2} |",
-                    r.spec,
-                    r.elo,
-                    r.lo,
-                    r.hi,
-                    if r.gap_sd > 0.0 {
-                        format!("{:.0}", rafle_arena::elo::Z95 * r.gap_sd)
-                    } else {
-                        "-".into()
-                    },
-                    r.ms_per_move
-                );
-            }
-        } else {
-            println!(
-                "{} ladder, calibrated {} at {} ({:.0} s):",
-                v.name(),
-                l.date,
-                l.commit,
-                l.seconds
-            );
-            print!("{}", l.table());
-        }
+    let ladders = variants
+        .iter()
+        .map(|&v| Ladder::builtin(v).map(|l| (v, l)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow::anyhow!(e))?;
+    if a.markdown {
+        print!("{}", markdown(&ladders));
+        return Ok(());
+    }
+    for (v, l) in &ladders {
+        println!(
+            "{} ladder, calibrated {} at {} ({:.0} s):",
+            v.name(),
+            l.date,
+            l.commit,
+            l.seconds
+        );
+        print!("{}", l.table());
     }
     Ok(())
+}
+
+/// Two tables, a row per variant and a column per rung: Elo with the gap's
+/// 95% half-width, and time per move.
+fn markdown(ladders: &[(Variant, Ladder)]) -> String {
+    use std::fmt::Write;
+    // Every rung spec, in the order they first appear.
+    let mut specs: Vec<&str> = Vec::new();
+    for (_, l) in ladders {
+        for r in &l.rungs {
+            if !specs.contains(&r.spec.as_str()) {
+                specs.push(&r.spec);
+            }
+        }
+    }
+    let cell = |l: &Ladder, spec: &str, f: &dyn Fn(&ladder::Rung) -> String| {
+        l.rung(spec).map(|i| f(&l.rungs[i])).unwrap_or_default()
+    };
+    let mut out = String::new();
+    for (title, with_games) in [
+        ("Elo (+-95% of the gap to the rung below)", true),
+        ("ms per move", false),
+    ] {
+        let _ = write!(out, "| {title} |");
+        if with_games {
+            out.push_str(" games | wall |");
+        }
+        for s in &specs {
+            let _ = write!(out, " {s} |");
+        }
+        out.push_str("\n|---|");
+        if with_games {
+            out.push_str("---|---|");
+        }
+        out.push_str(&"---|".repeat(specs.len()));
+        out.push('\n');
+        for (v, l) in ladders {
+            let _ = write!(out, "| {} |", v.name());
+            if with_games {
+                let games: u32 = l.matches.iter().map(|m| m.wins + m.draws + m.losses).sum();
+                let _ = write!(out, " {games} | {:.0} s |", l.seconds);
+            }
+            for s in &specs {
+                let c = if with_games {
+                    cell(l, s, &|r| {
+                        if r.gap_sd > 0.0 {
+                            format!("{:.0} +-{:.0}", r.elo, rafle_arena::elo::Z95 * r.gap_sd)
+                        } else {
+                            format!("{:.0}", r.elo)
+                        }
+                    })
+                } else {
+                    cell(l, s, &|r| format!("{:.2}", r.ms_per_move))
+                };
+                let _ = write!(out, " {c} |");
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
