@@ -168,3 +168,18 @@ def piece_planes(n: int, fen: str, layout: str = "plain") -> np.ndarray:
         plane = (0 if p.lower() == me else 2) + (1 if p.isupper() else 0)
         planes[plane, row, col] = 1.0
     return planes
+
+
+def fen_of_planes(n: int, layout: str, obs: np.ndarray) -> str:
+    """The position of observation planes 0-3 with the mover as White (the
+    planes are in the mover's frame, where the mover's men move up)."""
+    own, opp = [], []
+    for row in range(n):
+        for col in range(n):
+            sq = square_at(n, row, col, layout)
+            if sq is None:
+                continue
+            for plane, side, king in ((0, own, ""), (1, own, "K"), (2, opp, ""), (3, opp, "K")):
+                if obs[plane, row, col] > 0.5:
+                    side.append(f"{king}{sq}")
+    return f"W:W{','.join(own)}:B{','.join(opp)}"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import rafle
-from board_codec import BOARD, num_actions, square_at
+from board_codec import BOARD, fen_of_planes, num_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,21 +26,6 @@ def hashed(actions: int):
         return logits, value
 
     return evaluate
-
-
-def fen_of_planes(n: int, layout: str, obs: np.ndarray) -> str:
-    """The position of observation planes 0-3 with the mover as White (the
-    planes are in the mover's frame, where the mover's men move up)."""
-    own, opp = [], []
-    for row in range(n):
-        for col in range(n):
-            sq = square_at(n, row, col, layout)
-            if sq is None:
-                continue
-            for plane, side, king in ((0, own, ""), (1, own, "K"), (2, opp, ""), (3, opp, "K")):
-                if obs[plane, row, col] > 0.5:
-                    side.append(f"{king}{sq}")
-    return f"W:W{','.join(own)}:B{','.join(opp)}"
 
 
 @pytest.mark.parametrize("variant", rafle.VARIANTS)

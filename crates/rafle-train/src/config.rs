@@ -36,6 +36,69 @@ pub struct Config {
     /// Endgame tables in self-play (off without a `dir`).
     #[serde(default)]
     pub egtb: EgtbConfig,
+    /// A teacher's games before self-play (off while `games` is 0).
+    #[serde(default)]
+    pub bootstrap: BootstrapConfig,
+}
+
+/// A teacher to start from: before the first self-play, the run plays
+/// `games` games of `player` against itself (each opened by
+/// `opening_plies` random plies, which are not targets), trains on their
+/// positions (the played step as policy target, the result as value
+/// target) for `epochs` passes, then goes on by self-play with those
+/// positions in its replay window (see `rafle_train::bootstrap`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct BootstrapConfig {
+    /// Teacher games (0: no bootstrap).
+    pub games: usize,
+    /// Stop playing teacher games after this many minutes (0: no limit).
+    pub minutes: f64,
+    /// The teacher: a player spec that needs no network (`alphabeta:3`,
+    /// `uct:400`, `egtb` with tables, an engine through `hub:`...).
+    pub player: String,
+    /// Random plies opening each teacher game.
+    pub opening_plies: u32,
+    /// Passes over the teacher's positions: training steps = positions x
+    /// epochs / train.batch_size.
+    pub epochs: f64,
+}
+
+impl Default for BootstrapConfig {
+    fn default() -> Self {
+        BootstrapConfig {
+            games: 0,
+            minutes: 0.0,
+            player: "alphabeta:3".into(),
+            opening_plies: 8,
+            epochs: 2.0,
+        }
+    }
+}
+
+impl BootstrapConfig {
+    pub fn validate(&self) -> Result<()> {
+        check(
+            self.minutes >= 0.0 && self.minutes.is_finite(),
+            "bootstrap.minutes",
+            ">= 0",
+        )?;
+        check(
+            self.epochs > 0.0 && self.epochs <= 1000.0,
+            "bootstrap.epochs",
+            "in (0, 1000]",
+        )?;
+        check(
+            self.opening_plies <= 1000,
+            "bootstrap.opening_plies",
+            "<= 1000",
+        )?;
+        check(
+            !self.player.trim().is_empty(),
+            "bootstrap.player",
+            "a player spec",
+        )
+    }
 }
 
 /// Endgame tables in self-play: searches take their exact values, and a
@@ -377,6 +440,11 @@ impl Config {
             .map_err(anyhow::Error::msg)?;
         self.selfplay.validate()?;
         self.distributed.validate()?;
+        self.bootstrap.validate()?;
+        if self.bootstrap.games > 0 {
+            rafle_search::parse_player(&self.bootstrap.player, self.variant())
+                .map_err(|e| anyhow::anyhow!("bootstrap.player: {e}"))?;
+        }
         let t = &self.train;
         check(t.batch_size >= 1, "train.batch_size", ">= 1")?;
         check(t.sample_reuse > 0.0, "train.sample_reuse", "> 0")?;

@@ -4,6 +4,7 @@
 //! brings.
 //!
 //! - [`config`]: the run configuration (one TOML file, one struct per table).
+//! - [`bootstrap`]: a teacher's games as the first training samples.
 //! - [`selfplay`]: games in lockstep searching with one evaluator, turning
 //!   full searches into training [`sample`]s.
 //! - [`sample`]: a training position, its targets, samples as dense arrays.
@@ -11,6 +12,7 @@
 //! - [`metrics`]: `metrics.csv` and the names and derived figures in it.
 //! - [`tensorboard`]: the same rows as TensorBoard event files.
 
+pub mod bootstrap;
 pub mod config;
 pub mod metrics;
 pub mod replay;

@@ -10,7 +10,9 @@
 //! `time/selfplay_s`, `time/train_s` (seconds of the iteration), the
 //! self-play figures of [`selfplay_metrics`], `eval/score_vs_<spec>` and
 //! `eval/games_vs_<spec>` (its game count), `eval/elo` (Elo difference to
-//! the first opponent); `python -m
+//! the first opponent), `bootstrap/games`, `bootstrap/positions`,
+//! `bootstrap/seconds`, `bootstrap/loss_policy` and `bootstrap/loss_value`
+//! (iteration 0, a `[bootstrap]` run); `python -m
 //! rafle.distributed` adds `distributed/*`. A name may hold commas (a spec
 //! like `alphabeta:d=8,t=1s`): the csv crate quotes it.
 //!

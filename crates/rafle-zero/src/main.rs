@@ -72,7 +72,26 @@ fn run(cmd: Command) -> anyhow::Result<()> {
     }
 }
 
+/// `rafle ... | head` closes stdout early: end as Unix tools do, quietly with
+/// the status of a SIGPIPE death (128 + 13), not with a panic. std keeps
+/// SIGPIPE ignored, which the DXP sockets need, so `println!` panics instead.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info)
+    }));
+}
+
 fn main() {
+    quiet_on_closed_stdout();
     let args = match Args::try_parse() {
         Ok(a) => a,
         Err(e) => {

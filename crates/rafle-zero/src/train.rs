@@ -24,6 +24,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rafle_arena::{elo, play_match, ArenaConfig, Side};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
+use rafle_train::bootstrap;
 use rafle_train::config::Config;
 use rafle_train::selfplay::SelfPlay;
 use tch::{Kind, Tensor};
@@ -252,6 +253,9 @@ impl Trainer {
                 self.dir.display()
             ),
         )?;
+        if self.iteration == 0 && self.step == 0 && self.cfg.bootstrap.games > 0 {
+            self.bootstrap(&mp, &mut metrics)?;
+        }
         while self.iteration < total_iters {
             if limit > 0.0 && elapsed(&start, self.elapsed_before) >= limit {
                 say(
@@ -281,44 +285,16 @@ impl Trainer {
             let train_start = Instant::now();
             if self.replay.len() >= self.cfg.train.min_replay {
                 let n = self.steps_per_iteration();
-                let tr_bar = mp.add(ProgressBar::new(n));
-                tr_bar.set_style(style("  training   {bar:30} {pos}/{len} steps {msg}"));
-                let device = self.net.device();
-                for _ in 0..n {
-                    let batch = {
-                        let picks = self.replay.sample(self.cfg.train.batch_size, &mut self.rng);
-                        Batch::new(
-                            &picks,
-                            &self.net.shape,
-                            self.cfg.train.value_target_search as f32,
-                            device,
-                        )
-                    };
-                    let progress = (self.step as f64 / total_steps as f64).max(if limit > 0.0 {
-                        elapsed(&start, self.elapsed_before) / limit
+                let before = self.elapsed_before;
+                let progress = |step: u64| {
+                    (step as f64 / total_steps as f64).max(if limit > 0.0 {
+                        elapsed(&start, before) / limit
                     } else {
                         0.0
-                    });
-                    let lr = lr_at(&self.cfg.train, self.step, progress);
-                    last_lr = lr;
-                    let l = train_step(
-                        &self.net,
-                        &mut self.opt,
-                        &batch,
-                        self.cfg.train.value_loss_weight,
-                        lr,
-                    );
-                    self.step += 1;
-                    steps += 1;
-                    losses.policy += l.policy;
-                    losses.value += l.value;
-                    losses.total += l.total;
-                    tr_bar.inc(1);
-                    tr_bar.set_message(format!("policy {:.3} value {:.3}", l.policy, l.value));
-                }
-                tr_bar.finish_and_clear();
-                mp.remove(&tr_bar);
-                self.infer.copy_from(&self.net)?;
+                    })
+                };
+                (losses, last_lr) = self.train_steps(n, &mp, progress)?;
+                steps = n;
             }
             let train_s = train_start.elapsed().as_secs_f64();
             self.iteration = it;
@@ -418,6 +394,96 @@ impl Trainer {
                 elo::finite_elo(first.wdl.score(), first.wdl.games()),
             )?;
         }
+        Ok(())
+    }
+
+    /// `n` optimisation steps on batches from the replay window, the
+    /// learning rate at `progress(step)` of the schedule; returns the summed
+    /// losses and the last learning rate.
+    fn train_steps(
+        &mut self,
+        n: u64,
+        mp: &MultiProgress,
+        progress: impl Fn(u64) -> f64,
+    ) -> Result<(Losses, f64)> {
+        let mut losses = Losses::default();
+        let mut last_lr = 0.0;
+        let tr_bar = mp.add(ProgressBar::new(n));
+        tr_bar.set_style(style("  training   {bar:30} {pos}/{len} steps {msg}"));
+        let device = self.net.device();
+        for _ in 0..n {
+            let batch = {
+                let picks = self.replay.sample(self.cfg.train.batch_size, &mut self.rng);
+                Batch::new(
+                    &picks,
+                    &self.net.shape,
+                    self.cfg.train.value_target_search as f32,
+                    device,
+                )
+            };
+            let lr = lr_at(&self.cfg.train, self.step, progress(self.step));
+            last_lr = lr;
+            let l = train_step(
+                &self.net,
+                &mut self.opt,
+                &batch,
+                self.cfg.train.value_loss_weight,
+                lr,
+            );
+            self.step += 1;
+            losses.policy += l.policy;
+            losses.value += l.value;
+            losses.total += l.total;
+            tr_bar.inc(1);
+            tr_bar.set_message(format!("policy {:.3} value {:.3}", l.policy, l.value));
+        }
+        tr_bar.finish_and_clear();
+        mp.remove(&tr_bar);
+        self.infer.copy_from(&self.net)?;
+        Ok((losses, last_lr))
+    }
+
+    /// `[bootstrap]`: the teacher's games into the replay window, then
+    /// `epochs` passes of training over them (at the schedule's start).
+    fn bootstrap(&mut self, mp: &MultiProgress, metrics: &mut Metrics) -> Result<()> {
+        let b = self.cfg.bootstrap.clone();
+        let bar = mp.add(ProgressBar::new(b.games as u64));
+        bar.set_style(style("  teacher    {bar:30} {pos}/{len} games {msg}"));
+        bar.set_message(b.player.clone());
+        let seed = self.cfg.run.seed ^ 0x0074_6561_6368_6572;
+        let max_plies = self.cfg.selfplay.max_plies;
+        let t = bootstrap::teach(&b, self.variant, max_plies, seed, |n| bar.set_position(n))?;
+        bar.finish_and_clear();
+        mp.remove(&bar);
+        let positions = t.samples.len();
+        for s in t.samples {
+            self.replay.push(s);
+        }
+        let batch = self.cfg.train.batch_size as f64;
+        let n = (positions as f64 * b.epochs / batch).ceil() as u64;
+        let (losses, _) = self.train_steps(n, mp, |_| 0.0)?;
+        let k = n.max(1) as f64;
+        let mut log = |name: &str, value: f64| metrics.log(0, self.step, t.seconds, name, value);
+        log("bootstrap/games", t.games as f64)?;
+        log("bootstrap/positions", positions as f64)?;
+        log("bootstrap/seconds", t.seconds)?;
+        log("bootstrap/loss_policy", losses.policy / k)?;
+        log("bootstrap/loss_value", losses.value / k)?;
+        say(
+            mp,
+            format!(
+                "bootstrap | {} games of {} (first mover W {} D {} L {}, {:.0} plies) in {:.0}s | {positions} positions, {n} steps, policy {:.3} value {:.3}",
+                t.games,
+                b.player,
+                t.results[0],
+                t.results[1],
+                t.results[2],
+                t.plies as f64 / t.games.max(1) as f64,
+                t.seconds,
+                losses.policy / k,
+                losses.value / k
+            ),
+        )?;
         Ok(())
     }
 

@@ -295,3 +295,24 @@ fn pdn_replays_a_file_and_reports_bad_games() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    // `rafle moves ... | head -0`: the reader is gone before the first line.
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .args([
+            "moves",
+            "--variant",
+            "international",
+            "--fen",
+            "W:W31-50:B1-20",
+        ])
+        .stdout(writer)
+        .output()
+        .expect("run rafle");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.is_empty(), "stderr {err}");
+    assert_eq!(out.status.code(), Some(141));
+}

@@ -158,6 +158,26 @@ fn resume_continues_the_step_count() {
 }
 
 #[test]
+fn a_bootstrap_trains_on_the_teachers_games_before_self_play() {
+    let dir = tmp("bootstrap");
+    let mut cfg = tiny(&dir, 1);
+    cfg.bootstrap.games = 4;
+    cfg.bootstrap.player = "alphabeta:1".into();
+    cfg.bootstrap.epochs = 1.0;
+    let mut t = Trainer::new(cfg, true).unwrap();
+    t.run().unwrap();
+    let rows = metrics::read(&dir).unwrap();
+    assert_eq!(values(&rows, "bootstrap/games"), vec![4.0]);
+    let positions = values(&rows, "bootstrap/positions")[0];
+    assert!(positions > 0.0, "{rows:?}");
+    // ceil(positions / batch 16) teacher steps, then 3 of the iteration.
+    assert_eq!(t.step, (positions / 16.0).ceil() as u64 + 3);
+    assert!(t.replay.len() as f64 >= positions + 48.0);
+    let loss = values(&rows, "bootstrap/loss_policy")[0];
+    assert!(loss.is_finite() && loss > 0.0, "{rows:?}");
+}
+
+#[test]
 fn config_errors_name_the_field() {
     let dir = tmp("cfg");
     let good = TINY.replace("OUT", &dir.display().to_string());
@@ -181,6 +201,16 @@ fn config_errors_name_the_field() {
             "value_loss_weight = 1.0",
             "value_loss_weight = 1.0\nvalue_target_search = 1.5",
             "train.value_target_search",
+        ),
+        (
+            "[eval]",
+            "[bootstrap]\ngames = 2\nplayer = \"nobody\"\n[eval]",
+            "bootstrap.player",
+        ),
+        (
+            "[eval]",
+            "[bootstrap]\nepochs = 0.0\n[eval]",
+            "bootstrap.epochs",
         ),
     ];
     for (from, to, field) in cases {

@@ -7,6 +7,9 @@
 //! `rafle bench infer [--config configs/thai.toml] [--batches 1,8,32,128,384]`:
 //! network forward passes per second by batch size, f32 and bf16, one and
 //! all torch threads (what `net::BF16_BATCH` and `SMALL_BATCH` are set from).
+//! `rafle bench egtb --variant V [--dir D] [--probes N]`: endgame-table
+//! probes per second from one thread and from all, on random positions of
+//! the built slices (tables loaded before timing).
 //! Other benchmarks are added as further `BenchKind`s.
 
 use clap::{Args, Subcommand};
@@ -48,6 +51,15 @@ pub enum BenchKind {
         /// Batched steps (VecEnv::step calls) timed per measurement.
         #[arg(long, default_value_t = 300)]
         steps: usize,
+    },
+    /// Endgame-table probes per second, one thread and all, on random
+    /// positions of every built slice (`rafle egtb build` first).
+    Egtb {
+        #[command(flatten)]
+        tables: super::egtb::TableArgs,
+        /// Positions probed per measurement.
+        #[arg(long, default_value_t = 1_000_000)]
+        probes: usize,
     },
     /// Self-play speed of a config: network evaluations per second, average
     /// batch and the network's share of the time, f32 against bf16.
@@ -120,6 +132,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             threads,
             steps,
         } => env_bench::run(variant, envs, &threads, steps)?,
+        BenchKind::Egtb { tables, probes } => egtb_bench(&tables, probes)?,
         #[cfg(feature = "torch")]
         BenchKind::Selfplay {
             config,
@@ -129,6 +142,56 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         #[cfg(feature = "torch")]
         BenchKind::Infer { config, batches } => infer_bench(&config, &batches)?,
     }
+    Ok(())
+}
+
+/// `rafle bench egtb`: probes per second over random positions spread
+/// evenly over the slices, from one thread and from the rayon pool.
+fn egtb_bench(tables: &super::egtb::TableArgs, probes: usize) -> anyhow::Result<()> {
+    use rayon::prelude::*;
+    let v = tables.variant;
+    let tb = rafle_egtb::Tablebase::open(v, tables.dir())?;
+    let ix = rafle_egtb::index::Indexer::new(v);
+    let slices = tb.slices();
+    anyhow::ensure!(probes > 0 && !slices.is_empty(), "nothing to probe");
+    let mut rng = rafle_core::rng::Rng::new(1);
+    let positions: Vec<Position> = (0..probes)
+        .map(|i| {
+            let s = ix
+                .slice(slices[i % slices.len()])
+                .map_err(anyhow::Error::msg)?;
+            Ok(ix.random_position(&s, &mut rng))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    // Every table loaded once before timing: the figure is of probes, not reads.
+    for p in positions.iter().take(slices.len()) {
+        tb.probe(p)?;
+    }
+    let t = Instant::now();
+    let wins = positions
+        .iter()
+        .filter(|p| matches!(tb.probe(p), Ok(x) if x.kind() == "win"))
+        .count();
+    let one = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let wins_all = positions
+        .par_iter()
+        .filter(|p| matches!(tb.probe(p), Ok(x) if x.kind() == "win"))
+        .count();
+    let all = t.elapsed().as_secs_f64();
+    anyhow::ensure!(wins == wins_all, "probes differ between threads");
+    println!(
+        "{v}: {} slices up to {} pieces, {probes} random positions ({:.1}% wins)",
+        slices.len(),
+        tb.most_pieces(),
+        100.0 * wins as f64 / probes as f64
+    );
+    println!("1 thread: {:.3e} probes/s", probes as f64 / one);
+    println!(
+        "{} threads: {:.3e} probes/s",
+        rayon::current_num_threads(),
+        probes as f64 / all
+    );
     Ok(())
 }
 

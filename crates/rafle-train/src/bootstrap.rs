@@ -1,0 +1,123 @@
+//! A teacher to start from (`[bootstrap]` in the run config): games of a
+//! search player against itself, turned into training samples before
+//! self-play begins, as expert iteration and AlphaGo's supervised start do.
+//! The played steps are the policy targets and the results the value
+//! targets ([`game_samples`]); the random opening plies that diversify the
+//! games are not targets (each game's samples start after them).
+
+use crate::config::BootstrapConfig;
+use crate::sample::{game_samples, Sample};
+use anyhow::{anyhow, Result};
+use rafle_core::rng::Rng;
+use rafle_core::{Game, Variant};
+use rafle_search::{parse_player, PlayerFactory};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// What a bootstrap produced.
+#[derive(Debug, Default)]
+pub struct Teaching {
+    pub samples: Vec<Sample>,
+    pub games: u64,
+    /// Games won by the side that moved first after the opening, drawn, lost.
+    pub results: [u64; 3],
+    pub plies: u64,
+    pub seconds: f64,
+}
+
+/// Games played per parallel round (the minutes budget is checked between
+/// rounds).
+const ROUND: usize = 16;
+
+/// Plays `cfg.games` teacher games (fewer if `cfg.minutes` runs out), on
+/// the rayon pool, seeded by `seed`; `progress` gets the games done.
+pub fn teach(
+    cfg: &BootstrapConfig,
+    variant: Variant,
+    max_plies: u32,
+    seed: u64,
+    progress: impl Fn(u64),
+) -> Result<Teaching> {
+    let teacher =
+        parse_player(&cfg.player, variant).map_err(|e| anyhow!("bootstrap.player: {e}"))?;
+    let start = Instant::now();
+    let mut out = Teaching::default();
+    let mut next = 0;
+    while next < cfg.games {
+        if cfg.minutes > 0.0 && start.elapsed().as_secs_f64() >= cfg.minutes * 60.0 {
+            break;
+        }
+        let end = (next + ROUND).min(cfg.games);
+        let games: Vec<(Vec<Sample>, Option<bool>, u32)> = (next..end)
+            .into_par_iter()
+            .map(|i| {
+                one_game(
+                    &teacher,
+                    variant,
+                    cfg.opening_plies,
+                    max_plies,
+                    seed,
+                    i as u64,
+                )
+            })
+            .collect();
+        for (samples, first_won, plies) in games {
+            out.samples.extend(samples);
+            out.games += 1;
+            out.plies += u64::from(plies);
+            out.results[match first_won {
+                Some(true) => 0,
+                None => 1,
+                Some(false) => 2,
+            }] += 1;
+        }
+        next = end;
+        progress(out.games);
+    }
+    out.seconds = start.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// One teacher game: `opening` random plies, then the teacher on both
+/// sides until the game ends or `max_plies` (a draw). Returns its samples,
+/// whether the first side to move after the opening won (None: a draw) and
+/// the plies played by the teacher.
+fn one_game(
+    teacher: &PlayerFactory,
+    variant: Variant,
+    opening: u32,
+    max_plies: u32,
+    seed: u64,
+    i: u64,
+) -> (Vec<Sample>, Option<bool>, u32) {
+    let mut rng = Rng::stream(seed, i);
+    let mut game = Game::new(variant);
+    for _ in 0..opening {
+        if game.is_over() {
+            break;
+        }
+        let moves = game.legal_moves();
+        let m = moves[rng.below(moves.len())];
+        game.play(&m).expect("a legal move plays");
+    }
+    // The samples start after the opening: a game from that position.
+    let mut game = Game::from_position(variant, *game.position());
+    let first = game.position().side;
+    let mut players = [teacher(seed ^ (2 * i)), teacher(seed ^ (2 * i + 1))];
+    let mut plies = 0;
+    while !game.is_over() && plies < max_plies {
+        let side = game.position().side.index();
+        match players[side].choose(&game) {
+            Ok(m) if game.play(&m).is_ok() => plies += 1,
+            // rafle's own players always move legally; an engine teacher
+            // that does not ends the game as a draw, its samples kept.
+            _ => break,
+        }
+    }
+    let winner = game.outcome().and_then(|o| o.winner);
+    (
+        game_samples(&game, winner),
+        winner.map(|w| w == first),
+        plies,
+    )
+}
