@@ -106,6 +106,8 @@ driven by your network; details in ``rafle.agents``)::
     agent = rafle.NetworkAgent(evaluator, simulations=64)      # 0: the policy's best legal action
     r = rafle.evaluate(agent, "alphabeta:4", variant="thai", games=200, seed=0)
     r.wins, r.draws, r.losses, r.score, r.elo, r.elo_ci, r.pentanomial, r.pdn
+    lr = rafle.ladder(agent, "thai", games=200)  # its Elo on thai's ladder (random = 0)
+    lr.elo, lr.interval, lr.games, lr.rungs, lr.verdict
     out = rafle.search(env, evaluator, simulations=64)   # one search per env of a VecEnv
     out.action (B,) int64; out.policy (B, A) float32; out.value (B,) float32
     sp = rafle.SelfPlay("thai", evaluator, num_games=256, simulations=32, seed=0)
@@ -123,23 +125,26 @@ naming the problem (the evaluator's own exception as it was); Ctrl-C stops
 a long call. The GIL is released during tree work.
 """
 
-from rafle._rafle import END_REASONS, SMALL_BATCH, VARIANTS, Game, Tablebase, VecEnv
-from rafle.agents import MatchResult, NetworkAgent, Player, SearchResult, SelfPlay, evaluate, search
+from rafle._rafle import END_REASONS, LADDERS, SMALL_BATCH, VARIANTS, Game, Tablebase, VecEnv
+from rafle.agents import LadderResult, MatchResult, NetworkAgent, Player, SearchResult, SelfPlay, evaluate, ladder, search
 from rafle.pdn import PdnGame, pdn_samples, read_pdn
 
 __all__ = [
     "END_REASONS",
     "SMALL_BATCH",
     "VARIANTS",
+    "LADDERS",
     "Game",
     "VecEnv",
     "Tablebase",
     "Player",
     "NetworkAgent",
     "evaluate",
+    "ladder",
     "search",
     "SelfPlay",
     "MatchResult",
+    "LadderResult",
     "SearchResult",
     "PdnGame",
     "read_pdn",

@@ -11,6 +11,8 @@ __all__ = [
     "BF16_BATCH",
     "END_REASONS",
     "Game",
+    "LADDERS",
+    "LadderResult",
     "MatchResult",
     "MetricsFile",
     "NetworkAgent",
@@ -25,6 +27,7 @@ __all__ = [
     "cpu_has_fast_bf16",
     "evaluate",
     "iteration_metrics",
+    "ladder",
     "load_config",
     "load_replay",
     "model_spec",
@@ -36,6 +39,8 @@ __all__ = [
 ]
 
 VARIANTS: tuple[str, ...]
+# The variants with a calibrated ladder (rafle.ladder), in the order of VARIANTS.
+LADDERS: tuple[str, ...]
 SMALL_BATCH: int
 BF16_BATCH: int
 END_REASONS: tuple[str, ...]
@@ -265,6 +270,31 @@ class MatchResult:
     def table(self) -> str: ...
 
 @final
+class LadderResult:
+    """Where a player stands on a variant's ladder (random = 0)."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def player(self) -> str: ...
+    @property
+    def elo(self) -> float: ...
+    @property
+    def interval(self) -> tuple[float, float]: ...
+    @property
+    def interval_absolute(self) -> tuple[float, float]: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def rungs(self) -> list[dict[str, Any]]: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def report(self) -> str: ...
+
+@final
 class SearchResult:
     """One search per env: action (B,), policy (B, A), value (B,), visits (B, A)."""
 
@@ -343,6 +373,17 @@ def evaluate(
     egtb: str | PathLike[str] | Tablebase | None = None,
     adjudicate: bool = False,
 ) -> MatchResult: ...
+def ladder(
+    player: Any,
+    *,
+    variant: str,
+    games: int = 200,
+    seed: int = 0,
+    egtb: str | PathLike[str] | Tablebase | None = None,
+    threads: int | None = None,
+    progress: bool = True,
+    ladder: str | PathLike[str] | None = None,
+) -> LadderResult: ...
 def search(
     env: VecEnv,
     evaluator: Callable[..., Any],

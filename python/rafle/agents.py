@@ -18,9 +18,19 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from rafle import _rafle
-from rafle._rafle import MatchResult, NetworkAgent, SearchResult, SelfPlay, SpecPlayer, search
+from rafle._rafle import LadderResult, MatchResult, NetworkAgent, SearchResult, SelfPlay, SpecPlayer, search
 
-__all__ = ["Player", "NetworkAgent", "evaluate", "search", "SelfPlay", "MatchResult", "SearchResult"]
+__all__ = [
+    "Player",
+    "NetworkAgent",
+    "evaluate",
+    "ladder",
+    "search",
+    "SelfPlay",
+    "MatchResult",
+    "LadderResult",
+    "SearchResult",
+]
 
 Side = Union[str, "Player", NetworkAgent, SpecPlayer, Callable[..., Any]]
 
@@ -247,4 +257,43 @@ def evaluate(
         max_forfeits=max_forfeits,
         egtb=str(egtb) if isinstance(egtb, Path) else egtb,
         adjudicate=adjudicate,
+    )
+
+
+def ladder(
+    player: Side,
+    variant: str,
+    games: int = 200,
+    *,
+    egtb: Union[str, Path, "_rafle.Tablebase", None] = None,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    progress: bool = True,
+    ladder: Union[str, Path, None] = None,
+) -> LadderResult:
+    """Places ``player`` on ``variant``'s ladder as ``rafle ladder`` does:
+    about ``games`` games (colour-swapped pairs) against the reference
+    players nearest its strength, chosen as the games go (start in the
+    middle, move to the rungs it scores about 50% against), then its
+    maximum-likelihood Elo on the ladder's scale (random = 0).
+
+    ``player`` is anything ``evaluate`` takes: a spec string, a ``Player``,
+    a ``NetworkAgent`` (a network of your own) or a policy callable.
+    Returns a ``LadderResult``: ``elo``, ``interval`` (95%, from the games,
+    the rungs' Elos fixed: what reruns and two placed players are compared
+    by), ``interval_absolute`` (with the rungs' own uncertainty), ``games``,
+    ``rungs`` (a dict per rung played), ``verdict`` and ``report`` (what the
+    command prints). ``egtb`` tables are the player's (the rungs play as
+    calibrated); ``ladder`` names a ladder file to use instead of the
+    built-in one. A variant without a ladder is a ValueError.
+    """
+    return _rafle.ladder(
+        _native(player, variant, seed),
+        variant=variant,
+        games=games,
+        seed=seed,
+        egtb=str(egtb) if isinstance(egtb, Path) else egtb,
+        threads=threads,
+        progress=progress,
+        ladder=None if ladder is None else str(ladder),
     )

@@ -37,6 +37,7 @@ def test_stubs_name_every_public_runtime_attribute() -> None:
         compiled.SpecPlayer,
         compiled.NetworkAgent,
         compiled.MatchResult,
+        compiled.LadderResult,
         compiled.SearchResult,
         compiled.SelfPlay,
     )

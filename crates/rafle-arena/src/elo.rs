@@ -299,59 +299,21 @@ impl Sprt {
 }
 
 /// Ratings of `n` players from pairwise results `(i, j, wdl of i against j)`,
-/// in Elo, with player `anchor` at 0.
-///
-/// Bradley-Terry maximum likelihood (draws count half a win each way), found
-/// by the minorisation-maximisation iteration. One virtual draw is added to
-/// every pair that met, so a 100% score gives a large finite rating rather
-/// than infinity (the prior BayesElo uses). Players with no games stay at 0.
+/// in Elo, with player `anchor` at 0: the maximum-likelihood fit of
+/// [`crate::ladder::fit::fit_pool`] with one virtual draw added to every
+/// pair that met, so a 100% score gives a large finite rating rather than
+/// infinity (the prior BayesElo uses). Results of a player against itself
+/// are ignored; a pool whose games do not link every player to the anchor
+/// gets 0 for everyone.
 pub fn ratings(n: usize, results: &[(usize, usize, Wdl)], anchor: usize) -> Vec<f64> {
-    // points[i][j]: points of i against j; games[i][j] symmetric.
-    let mut points = vec![vec![0.0f64; n]; n];
-    let mut games = vec![vec![0.0f64; n]; n];
-    for &(i, j, r) in results {
-        if i == j || r.games() == 0 {
-            continue;
-        }
-        points[i][j] += r.points();
-        points[j][i] += r.flipped().points();
-        games[i][j] += r.games() as f64;
-        games[j][i] += r.games() as f64;
-    }
-    for i in 0..n {
-        for j in 0..n {
-            if games[i][j] > 0.0 {
-                points[i][j] += 0.5;
-                games[i][j] += 1.0;
-            }
-        }
-    }
-    let mut gamma = vec![1.0f64; n];
-    for _ in 0..10_000 {
-        let mut next = gamma.clone();
-        let mut change = 0.0f64;
-        for i in 0..n {
-            let won: f64 = points[i].iter().sum();
-            let denom: f64 = (0..n)
-                .filter(|&j| games[i][j] > 0.0)
-                .map(|j| games[i][j] / (gamma[i] + gamma[j]))
-                .sum();
-            if denom > 0.0 && won > 0.0 {
-                next[i] = won / denom;
-            }
-        }
-        // Fix the scale (the likelihood only sees ratios).
-        let g0 = next[anchor.min(n - 1)];
-        for (g, old) in next.iter_mut().zip(&gamma) {
-            *g /= g0;
-            change = change.max((g.ln() - old.ln()).abs());
-        }
-        gamma = next;
-        if change < 1e-10 {
-            break;
-        }
-    }
-    gamma.iter().map(|g| 400.0 * g.log10()).collect()
+    let kept: Vec<(usize, usize, Wdl)> = results
+        .iter()
+        .copied()
+        .filter(|&(i, j, r)| i != j && r.games() > 0)
+        .collect();
+    crate::ladder::fit::fit_pool(n, &kept, anchor.min(n.saturating_sub(1)), 1.0)
+        .map(|f| f.elo)
+        .unwrap_or_else(|_| vec![0.0; n])
 }
 
 #[cfg(test)]

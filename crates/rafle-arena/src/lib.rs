@@ -8,6 +8,7 @@
 //! one call); the arena only schedules games, adjudicates and counts.
 
 pub mod elo;
+pub mod ladder;
 pub mod pdn;
 pub mod play;
 pub mod report;

@@ -12,6 +12,7 @@ mod errors;
 mod evaluator;
 mod game;
 mod interrupt;
+mod ladder;
 mod pdn;
 mod raster;
 mod search;
@@ -38,6 +39,13 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<selfplay::SelfPlay>()?;
     m.add_class::<tablebase::Tablebase>()?;
     m.add_function(wrap_pyfunction!(arena::evaluate, m)?)?;
+    m.add_class::<ladder::LadderResult>()?;
+    m.add_function(wrap_pyfunction!(ladder::ladder, m)?)?;
+    let ladders: Vec<&str> = rafle_arena::ladder::calibrated()
+        .iter()
+        .map(|v| v.name())
+        .collect();
+    m.add("LADDERS", pyo3::types::PyTuple::new(m.py(), ladders)?)?;
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::load_config, m)?)?;
     m.add_function(wrap_pyfunction!(agents::model_spec, m)?)?;

@@ -48,6 +48,8 @@ enum Command {
     Dxp(cli::dxp::DxpArgs),
     /// Endgame tablebases: build, probe, stats.
     Egtb(cli::egtb::EgtbArgs),
+    /// A player's Elo on the variant's ladder of reference players; calibrate, show.
+    Ladder(cli::ladder::LadderArgs),
 }
 
 fn run(cmd: Command) -> anyhow::Result<()> {
@@ -66,6 +68,7 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Hub(a) => cli::hub::run(a),
         Command::Dxp(a) => cli::dxp::run(a),
         Command::Egtb(a) => cli::egtb::run(a),
+        Command::Ladder(a) => cli::ladder::run(a),
     }
 }
 

@@ -516,6 +516,29 @@ impl Trainer {
     }
 }
 
+/// The model's Elo on the variant's ladder implied by the table's games
+/// against opponents that are rungs (no extra games): `ladder elo E [lo, hi]
+/// (from: random, alphabeta:2)`; None without a ladder or a rung opponent.
+pub fn ladder_line(variant: Variant, rows: &[EvalRow]) -> Option<String> {
+    let ladder = rafle_arena::ladder::Ladder::builtin(variant).ok()?;
+    let results: Vec<(&str, elo::Wdl)> =
+        rows.iter().map(|r| (r.opponent.as_str(), r.wdl)).collect();
+    let fit = ladder.implied(&results)?;
+    let (lo, hi) = fit.interval();
+    let used: Vec<&str> = rows
+        .iter()
+        .filter(|r| ladder.rung(&r.opponent).is_some())
+        .map(|r| r.opponent.as_str())
+        .collect();
+    Some(format!(
+        "  ladder elo {:.0} [{:.0}, {:.0}] (from the games against {}; rafle ladder places it properly)",
+        fit.elo,
+        lo,
+        hi,
+        used.join(", ")
+    ))
+}
+
 /// The evaluation table printed during and after training.
 pub fn eval_table(rows: &[EvalRow]) -> String {
     let mut out = String::from("  opponent          games   wins  draws losses   score     elo\n");

@@ -214,7 +214,7 @@ pub fn resolve_player(
 }
 
 /// Splits a round-robin list on commas, keeping `alphabeta:d=6,t=1s` whole.
-fn split_players(list: &str) -> Vec<String> {
+pub fn split_players(list: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in list.split(',').map(str::trim) {
         let continues = part.starts_with("t=") || part.starts_with("d=");
@@ -341,6 +341,9 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         let pb = resolve_player(&spec_b, variant, a.leaves_per_round, &engines, &players)?;
         let m = rafle_arena::play_match(variant, &pa, &pb, &cfg)?;
         print!("{}", report::match_table(&m));
+        if let Some(line) = ladder_line(variant, &spec_b, &m) {
+            println!("{line}");
+        }
         m.games
     };
     // Forfeits with what happened (the move and position, the exit status).
@@ -364,6 +367,19 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         println!("{} games written to {}", records.len(), path.display());
     }
     Ok(())
+}
+
+/// Where the opponent is a rung of the variant's ladder: its ladder Elo
+/// and the Elo on that scale that A's score implies.
+fn ladder_line(variant: Variant, spec_b: &str, m: &rafle_arena::MatchResult) -> Option<String> {
+    let ladder = rafle_arena::ladder::Ladder::builtin(variant).ok()?;
+    let rung = &ladder.rungs[ladder.rung(spec_b)?];
+    let fit = ladder.implied(&[(spec_b, m.wdl)])?;
+    let (lo, hi) = fit.interval();
+    Some(format!(
+        "ladder: {} is {:.0} [{:.0}, {:.0}] on the {variant} ladder; {}'s score puts it at {:.0} [{:.0}, {:.0}]",
+        rung.spec, rung.elo, rung.lo, rung.hi, m.a, fit.elo, lo, hi
+    ))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod egtb;
 pub mod eval;
 pub mod hub;
 pub mod interrupt;
+pub mod ladder;
 pub mod moves;
 pub mod pdn;
 pub mod perft;

@@ -86,6 +86,9 @@ pub fn run(a: TrainArgs) -> anyhow::Result<()> {
             trainer.cfg.eval.final_games
         );
         println!("{}", eval_table(&rows));
+        if let Some(line) = rafle_zero::train::ladder_line(trainer.variant, &rows) {
+            println!("{line}");
+        }
     }
     Ok(())
 }

@@ -1,0 +1,198 @@
+//! Calibrating a ladder: the rungs play their neighbours (and, with fewer
+//! games, their next-but-one neighbours, which ties the chain together and
+//! narrows the intervals), and one Elo per rung is fitted over all games
+//! ([`super::fit::fit_pool`], `random` = 0).
+
+use super::fit::fit_pool;
+use super::{Ladder, Pairing, Rung, PRIOR_DRAWS};
+use crate::elo::Wdl;
+use crate::play::{play_match, ArenaConfig, Effort, MatchResult, Side};
+use rafle_core::rng::Rng;
+use rafle_core::Variant;
+use rafle_search::network::EvalError;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// What to calibrate and how.
+#[derive(Clone, Debug)]
+pub struct CalibrateConfig {
+    /// Player specs, weakest first (the fit reorders them if need be).
+    pub specs: Vec<String>,
+    /// Games between neighbours.
+    pub games: usize,
+    /// Games between next-but-one neighbours (0: none).
+    pub next_games: usize,
+    pub seed: u64,
+    pub opening_plies: usize,
+    pub max_plies: usize,
+    pub threads: Option<usize>,
+    /// A progress bar per match on stderr.
+    pub progress: bool,
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl CalibrateConfig {
+    /// The matches to play, (stronger, weaker, games), in playing order.
+    pub fn schedule(&self) -> Vec<(usize, usize, usize)> {
+        let n = self.specs.len();
+        let mut out: Vec<(usize, usize, usize)> = (1..n).map(|i| (i, i - 1, self.games)).collect();
+        if self.next_games > 0 {
+            out.extend((2..n).map(|i| (i, i - 2, self.next_games)));
+        }
+        out
+    }
+}
+
+/// Plays the schedule and fits the ladder; `on_match` sees every match as
+/// it ends. Date and commit are left empty for the caller. Errors: fewer
+/// than two rungs, a spec that is not a player, no games, a stopped match.
+pub fn calibrate(
+    variant: Variant,
+    cfg: &CalibrateConfig,
+    on_match: &mut dyn FnMut(&MatchResult),
+) -> Result<Ladder, EvalError> {
+    let fail = |s: String| EvalError::Failed(s);
+    let n = cfg.specs.len();
+    if n < 2 {
+        return Err(fail("a ladder needs at least two rungs".into()));
+    }
+    if cfg.games == 0 {
+        return Err(fail("games between neighbours must be at least 1".into()));
+    }
+    let sides: Vec<Side> = cfg
+        .specs
+        .iter()
+        .map(|s| rafle_search::parse_player(s, variant).map(Side::Player))
+        .collect::<Result<_, _>>()
+        .map_err(|e| fail(e.to_string()))?;
+    let start = std::time::Instant::now();
+    let mut results: Vec<(usize, usize, Wdl)> = Vec::new();
+    let mut effort = vec![Effort::default(); n];
+    let mut games = vec![0u32; n];
+    for (k, &(a, b, g)) in cfg.schedule().iter().enumerate() {
+        let arena = ArenaConfig {
+            games: g,
+            seed: Rng::stream(cfg.seed, k as u64).next_u64(),
+            opening_plies: cfg.opening_plies,
+            max_plies: cfg.max_plies,
+            threads: cfg.threads,
+            progress: cfg.progress,
+            stop: cfg.stop.clone(),
+            ..ArenaConfig::default()
+        };
+        let m = play_match(variant, &sides[a], &sides[b], &arena)?;
+        on_match(&m);
+        results.push((a, b, m.wdl));
+        for (i, e) in [(a, &m.a_effort), (b, &m.b_effort)] {
+            effort[i].moves += e.moves;
+            effort[i].seconds += e.seconds;
+            games[i] += m.wdl.games();
+        }
+    }
+    let anchor = cfg.specs.iter().position(|s| s == "random").unwrap_or(0);
+    let fit = fit_pool(n, &results, anchor, PRIOR_DRAWS).map_err(fail)?;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&x, &y| fit.elo[x].total_cmp(&fit.elo[y]));
+    let rungs = order
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let (lo, hi) = fit.interval(i);
+            Rung {
+                spec: cfg.specs[i].clone(),
+                elo: round1(fit.elo[i]),
+                lo: round1(lo),
+                hi: round1(hi),
+                sd: round1(fit.sd[i]),
+                gap_sd: if k == 0 {
+                    0.0
+                } else {
+                    round1(fit.gap_sd(order[k - 1], i))
+                },
+                games: games[i],
+                ms_per_move: if effort[i].moves > 0 {
+                    (1e5 * effort[i].seconds / effort[i].moves as f64).round() / 100.0
+                } else {
+                    0.0
+                },
+            }
+        })
+        .collect();
+    Ok(Ladder {
+        variant: variant.name().to_string(),
+        date: String::new(),
+        commit: String::new(),
+        opening_plies: cfg.opening_plies,
+        max_plies: cfg.max_plies,
+        seed: cfg.seed,
+        prior_draws: PRIOR_DRAWS,
+        seconds: round1(start.elapsed().as_secs_f64()),
+        threads: cfg.threads.unwrap_or_else(rayon::current_num_threads),
+        rungs,
+        matches: results
+            .iter()
+            .map(|&(a, b, r)| Pairing {
+                a: cfg.specs[a].clone(),
+                b: cfg.specs[b].clone(),
+                wins: r.wins,
+                draws: r.draws,
+                losses: r.losses,
+            })
+            .collect(),
+    })
+}
+
+/// One decimal is all a file of Elo figures needs.
+fn round1(x: f64) -> f64 {
+    (10.0 * x).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny calibration: random < uct:16 < alphabeta:2 on checkers, the
+    /// file round-trips, and the errors say what is wrong.
+    #[test]
+    fn a_small_ladder_rises_and_bad_input_is_an_error() {
+        let v = Variant::Checkers;
+        let mut cfg = CalibrateConfig {
+            specs: ["random", "uct:16", "alphabeta:2"]
+                .map(String::from)
+                .to_vec(),
+            games: 16,
+            next_games: 8,
+            seed: 3,
+            opening_plies: 4,
+            max_plies: 200,
+            threads: Some(2),
+            progress: false,
+            stop: None,
+        };
+        assert_eq!(cfg.schedule(), vec![(1, 0, 16), (2, 1, 16), (2, 0, 8)]);
+        let mut seen = 0;
+        let l = calibrate(v, &cfg, &mut |_| seen += 1).unwrap();
+        assert_eq!(seen, 3);
+        assert_eq!(l.rungs[0].spec, "random");
+        assert_eq!(l.rungs[0].elo, 0.0);
+        assert_eq!(l.rungs[2].spec, "alphabeta:2", "{l:?}");
+        assert!(
+            l.rungs[1].elo > 100.0 && l.rungs[2].elo > l.rungs[1].elo + 100.0,
+            "{l:?}"
+        );
+        assert_eq!(l.rungs.iter().map(|r| r.games).sum::<u32>(), 2 * 40);
+        let mut l = l;
+        l.date = "2025-01-01".into();
+        assert_eq!(Ladder::parse(v, &l.to_toml().unwrap()).unwrap(), l);
+        cfg.specs = vec!["random".into()];
+        assert!(calibrate(v, &cfg, &mut |_| {})
+            .unwrap_err()
+            .to_string()
+            .contains("two rungs"));
+        cfg.specs = vec!["random".into(), "minimax:2".into()];
+        assert!(calibrate(v, &cfg, &mut |_| {})
+            .unwrap_err()
+            .to_string()
+            .contains("unknown player"));
+    }
+}

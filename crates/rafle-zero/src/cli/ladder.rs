@@ -1,0 +1,395 @@
+//! `rafle ladder`: a player's Elo on a variant's fixed scale of reference
+//! players, and the calibration of that scale.
+//!
+//! ```text
+//! rafle ladder --variant V --player SPEC [--games N] [--egtb D]   # prints "elo E [lo, hi]"
+//! rafle ladder calibrate --variant V [--rungs random,uct:8,...] [--games N]
+//! rafle ladder show [--variant V]                                  # the calibrated tables
+//! ```
+//!
+//! The scale, its files and the placement rule are rafle-arena's
+//! (`rafle_arena::ladder`); this module parses options and prints.
+
+use super::eval::{open_tables, resolve_player, split_players, EngineArgs};
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use rafle_arena::ladder::calibrate::{calibrate, CalibrateConfig};
+use rafle_arena::ladder::{self, place, Ladder};
+use rafle_arena::ArenaConfig;
+use rafle_core::Variant;
+use rafle_search::PlayerOptions;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct LadderArgs {
+    #[command(subcommand)]
+    pub command: Option<LadderCommand>,
+    #[command(flatten)]
+    pub place: PlaceArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum LadderCommand {
+    /// Play the rungs against their neighbours and refit the ladder (slow).
+    Calibrate(CalibrateArgs),
+    /// Print the calibrated ladders (all variants, or one).
+    Show(ShowArgs),
+}
+
+/// Placing a player.
+#[derive(Args, Debug)]
+pub struct PlaceArgs {
+    #[arg(long, value_parser = super::variant, required = true)]
+    pub variant: Option<Variant>,
+    /// The player: any spec of rafle eval (alphabeta:5, model:PATH[:sims],
+    /// zoo:VARIANT, hub:..., dxp:...).
+    #[arg(long, required = true)]
+    pub player: Option<String>,
+    /// Games in all (colour-swapped pairs), over the rungs nearest the
+    /// player's strength.
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Endgame tables for the player (the rungs play as calibrated).
+    #[arg(long)]
+    pub egtb: Option<PathBuf>,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// A ladder file to use instead of the built-in one.
+    #[arg(long)]
+    pub ladder: Option<PathBuf>,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub engines: EngineArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    #[arg(long, value_parser = super::variant)]
+    pub variant: Variant,
+    /// The rungs, comma-separated, weakest first (default: the current
+    /// ladder's).
+    #[arg(long)]
+    pub rungs: Option<String>,
+    /// Games between neighbouring rungs.
+    #[arg(long, default_value_t = 300)]
+    pub games: usize,
+    /// Games between next-but-one rungs (default: half of --games; 0: none).
+    #[arg(long)]
+    pub next_games: Option<usize>,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Random plies opening each pair of games.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: usize,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Where to write the ladder (default: the variant's file in the
+    /// source tree, crates/rafle-arena/ladder/V.toml).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[arg(long, value_parser = super::variant)]
+    pub variant: Option<Variant>,
+    /// Markdown tables, a row per variant (the README's) instead of text.
+    #[arg(long)]
+    pub markdown: bool,
+}
+
+pub fn run(a: LadderArgs) -> anyhow::Result<()> {
+    match a.command {
+        Some(LadderCommand::Calibrate(c)) => run_calibrate(c),
+        Some(LadderCommand::Show(s)) => run_show(s),
+        None => run_place(a.place),
+    }
+}
+
+/// The ladder of `variant`: the file given, else the built-in one.
+fn load(variant: Variant, file: Option<&Path>) -> anyhow::Result<Ladder> {
+    match file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            Ladder::parse(variant, &text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+        }
+        None => Ladder::builtin(variant).map_err(|e| anyhow::anyhow!(e)),
+    }
+}
+
+fn run_place(a: PlaceArgs) -> anyhow::Result<()> {
+    let (Some(variant), Some(spec)) = (a.variant, a.player.as_deref()) else {
+        bail!("rafle ladder needs --variant V and --player SPEC");
+    };
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if a.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    let ladder = load(variant, a.ladder.as_deref())?;
+    let stop = super::interrupt::stop_flag();
+    let engines = a.engines.options(Some(stop.clone()))?;
+    let egtb = open_tables(a.egtb.as_deref(), variant)?;
+    let players = PlayerOptions { egtb: egtb.clone() };
+    let side = resolve_player(spec, variant, None, &engines, &players)?;
+    let threads = if rafle_engine::engine_spec(spec).is_some() {
+        Some(
+            a.threads
+                .unwrap_or(usize::MAX)
+                .min(a.engines.engine_concurrency),
+        )
+    } else {
+        a.threads
+    };
+    let base = ArenaConfig {
+        threads,
+        progress: !a.quiet,
+        stop: Some(stop),
+        egtb,
+        ..ArenaConfig::default()
+    };
+    let p = place::place(variant, &side, &ladder, a.games, a.seed, &base)?;
+    print!("{}", p.report());
+    Ok(())
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The source tree's commit (short hash, "+changes" when the tree differs
+/// from it), or "unknown" outside a git checkout.
+fn commit() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(hash) => {
+            let dirty = git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                "crates",
+            ])
+            .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{hash}+changes")
+            } else {
+                hash
+            }
+        }
+        None => "unknown".into(),
+    }
+}
+
+fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
+    let variant = a.variant;
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if a.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    if a.max_plies == 0 {
+        bail!("--max-plies must be at least 1");
+    }
+    let specs = match &a.rungs {
+        Some(list) => split_players(list),
+        None => match Ladder::builtin(variant) {
+            Ok(l) => l.rungs.iter().map(|r| r.spec.clone()).collect(),
+            Err(_) => bail!(
+                "{variant} has no ladder yet: name its rungs, weakest first, with --rungs \
+                 (e.g. --rungs random,uct:8,uct:32,alphabeta:1,alphabeta:2,alphabeta:3)"
+            ),
+        },
+    };
+    if !specs.iter().any(|s| s == "random") {
+        bail!("--rungs must include random (the scale's 0)");
+    }
+    let cfg = CalibrateConfig {
+        specs,
+        games: a.games,
+        next_games: a.next_games.unwrap_or(a.games / 2),
+        seed: a.seed,
+        opening_plies: a.opening_plies,
+        max_plies: a.max_plies,
+        threads: a.threads,
+        progress: !a.quiet,
+        stop: Some(super::interrupt::stop_flag()),
+    };
+    let schedule = cfg.schedule();
+    let total: usize = schedule.iter().map(|s| s.2.div_ceil(2) * 2).sum();
+    println!(
+        "calibrating the {variant} ladder: {} rungs, {} matches, {total} games",
+        cfg.specs.len(),
+        schedule.len()
+    );
+    let mut k = 0;
+    let mut ladder = calibrate(variant, &cfg, &mut |m| {
+        k += 1;
+        println!(
+            "  [{k}/{}] {} vs {}: +{} ={} -{}  score {:.1}%  {:.1} s",
+            schedule.len(),
+            m.a,
+            m.b,
+            m.wdl.wins,
+            m.wdl.draws,
+            m.wdl.losses,
+            100.0 * m.wdl.score(),
+            m.seconds
+        );
+    })?;
+    ladder.date = today();
+    ladder.commit = commit();
+    let out = a.out.unwrap_or_else(|| ladder::source_path(variant));
+    ladder.write(&out).map_err(|e| anyhow::anyhow!(e))?;
+    print!("{}", ladder.table());
+    println!(
+        "{total} games in {:.0} s; written to {} (rebuild to make it the built-in ladder)",
+        ladder.seconds,
+        out.display()
+    );
+    Ok(())
+}
+
+fn run_show(a: ShowArgs) -> anyhow::Result<()> {
+    let variants = match a.variant {
+        Some(v) => vec![v],
+        None => ladder::calibrated(),
+    };
+    if variants.is_empty() {
+        bail!("no variant has a ladder yet (rafle ladder calibrate --variant V)");
+    }
+    let ladders = variants
+        .iter()
+        .map(|&v| Ladder::builtin(v).map(|l| (v, l)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow::anyhow!(e))?;
+    if a.markdown {
+        print!("{}", markdown(&ladders));
+        return Ok(());
+    }
+    for (v, l) in &ladders {
+        println!(
+            "{} ladder, calibrated {} at {} ({:.0} s):",
+            v.name(),
+            l.date,
+            l.commit,
+            l.seconds
+        );
+        print!("{}", l.table());
+    }
+    Ok(())
+}
+
+/// Two tables, a row per variant and a column per rung: Elo with the gap's
+/// 95% half-width, and time per move.
+fn markdown(ladders: &[(Variant, Ladder)]) -> String {
+    use std::fmt::Write;
+    // Every rung spec, in the order they first appear.
+    let mut specs: Vec<&str> = Vec::new();
+    for (_, l) in ladders {
+        for r in &l.rungs {
+            if !specs.contains(&r.spec.as_str()) {
+                specs.push(&r.spec);
+            }
+        }
+    }
+    let cell = |l: &Ladder, spec: &str, f: &dyn Fn(&ladder::Rung) -> String| {
+        l.rung(spec).map(|i| f(&l.rungs[i])).unwrap_or_default()
+    };
+    let mut out = String::new();
+    for (title, with_games) in [
+        ("Elo (+-95% of the gap to the rung below)", true),
+        ("ms per move", false),
+    ] {
+        let _ = write!(out, "| {title} |");
+        if with_games {
+            out.push_str(" games | wall |");
+        }
+        for s in &specs {
+            let _ = write!(out, " {s} |");
+        }
+        out.push_str("\n|---|");
+        if with_games {
+            out.push_str("---|---|");
+        }
+        out.push_str(&"---|".repeat(specs.len()));
+        out.push('\n');
+        for (v, l) in ladders {
+            let _ = write!(out, "| {} |", v.name());
+            if with_games {
+                let games: u32 = l.matches.iter().map(|m| m.wins + m.draws + m.losses).sum();
+                let _ = write!(out, " {games} | {:.0} s |", l.seconds);
+            }
+            for s in &specs {
+                let c = if with_games {
+                    cell(l, s, &|r| {
+                        if r.gap_sd > 0.0 {
+                            format!("{:.0} +-{:.0}", r.elo, rafle_arena::elo::Z95 * r.gap_sd)
+                        } else {
+                            format!("{:.0}", r.elo)
+                        }
+                    })
+                } else {
+                    cell(l, s, &|r| format!("{:.2}", r.ms_per_move))
+                };
+                let _ = write!(out, " {c} |");
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn today_is_a_date() {
+        let d = today();
+        assert_eq!(d.len(), 10, "{d}");
+        assert!(d.starts_with("20"), "{d}");
+    }
+}

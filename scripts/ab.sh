@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The A/B protocol (README "The ladder"): is config B stronger than config A?
+#
+#   scripts/ab.sh configs/A.toml configs/B.toml
+#   K=5 MINUTES=30 GAMES=200 OUT=runs/ab scripts/ab.sh A.toml B.toml
+#
+# Trains each config K times (run.seed = 1..K), one run at a time, each for
+# MINUTES of wall time (rafle train --time-limit-min), places every final model
+# on the variant's ladder (rafle ladder, GAMES games, seeded by the run's seed),
+# and prints each placement and the mean Elo difference B - A with its 95%
+# interval (Welch's t over the K Elos of each side, which holds the training
+# noise and the placement noise together; with K = 1 the two placements'
+# own intervals). Run it on a quiet machine: wall-clock budgets mean that
+# other load changes the result (it warns when the load is above half the
+# cores). Everything lands in OUT: the runs, each ladder report, results.tsv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -ne 2 ]; then
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+fi
+A=$1 B=$2
+K=${K:-3} MINUTES=${MINUTES:-30} GAMES=${GAMES:-200} OUT=${OUT:-runs/ab}
+for f in "$A" "$B"; do
+    [ -f "$f" ] || { echo "error: no config $f" >&2; exit 1; }
+done
+variant_of() { sed -n 's/^variant *= *"\(.*\)"/\1/p' "$1" | head -1; }
+V=$(variant_of "$A")
+[ "$V" = "$(variant_of "$B")" ] || { echo "error: $A and $B train different variants" >&2; exit 1; }
+. scripts/env.sh
+BIN=${RAFLE:-target/release/rafle}
+[ -x "$BIN" ] || cargo build --release -p rafle-zero
+mkdir -p "$OUT"
+load=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$load" -v c="$(nproc)" 'BEGIN { exit !(l > c / 2) }'; then
+    echo "warning: load average $load on $(nproc) cores: wall-clock budgets will be unequal" >&2
+fi
+
+# A copy of config $1 with run.seed = $2 and run.out_dir = $3, at $4.
+seeded() {
+    awk -v seed="$2" -v out="$3" '
+        /^\[/ { in_run = ($0 == "[run]") }
+        in_run && /^seed *=/ { print "seed = " seed; next }
+        in_run && /^out_dir *=/ { print "out_dir = \"" out "\""; next }
+        { print }' "$1" > "$4"
+}
+
+printf 'side\tseed\telo\tlo\thi\n' > "$OUT/results.tsv"
+for side in A B; do
+    cfg=$A; [ "$side" = B ] && cfg=$B
+    for seed in $(seq 1 "$K"); do
+        run="$OUT/$side-seed$seed"
+        seeded "$cfg" "$seed" "$run" "$OUT/$side-seed$seed.toml"
+        echo "== $side ($cfg), seed $seed: training for $MINUTES min"
+        "$BIN" train --config "$OUT/$side-seed$seed.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$run.train.log"
+        "$BIN" ladder --variant "$V" --player "model:$run/latest.safetensors" --games "$GAMES" \
+            --seed "$seed" --quiet | tee "$run.ladder.txt"
+        sed -n 's/^elo \(-\{0,1\}[0-9]*\) \[\(-\{0,1\}[0-9]*\), \(-\{0,1\}[0-9]*\)\]$/\1\t\2\t\3/p' "$run.ladder.txt" \
+            | sed "s/^/$side\t$seed\t/" >> "$OUT/results.tsv"
+    done
+done
+
+python3 - "$OUT/results.tsv" <<'EOF'
+import math, statistics, sys
+rows = [l.split("\t") for l in open(sys.argv[1]).read().split("\n")[1:] if l.strip()]
+elo = {s: [float(r[2]) for r in rows if r[0] == s] for s in "AB"}
+half = {s: [(float(r[4]) - float(r[3])) / 2 for r in rows if r[0] == s] for s in "AB"}
+# Two-sided 95% t quantiles by degrees of freedom (normal beyond 30).
+T = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+     2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+for s in "AB":
+    print(f"{s}: " + ", ".join(f"{e:.0f}" for e in elo[s]) + f"  mean {statistics.mean(elo[s]):.0f}")
+d = statistics.mean(elo["B"]) - statistics.mean(elo["A"])
+if min(len(elo["A"]), len(elo["B"])) >= 2:
+    va, vb = (statistics.variance(elo[s]) / len(elo[s]) for s in "AB")
+    se = math.sqrt(va + vb)
+    df = (va + vb) ** 2 / ((va ** 2 / (len(elo["A"]) - 1) + vb ** 2 / (len(elo["B"]) - 1)) or 1e-12)
+    t = T[min(max(int(df), 1), 30) - 1] if df < 30 else 1.96
+    how = f"Welch t, {df:.1f} degrees of freedom"
+else:
+    se, t = math.sqrt(sum((h[0] / 1.96) ** 2 for h in half.values())), 1.96
+    how = "one run a side: the placements' own intervals"
+print(f"B - A: {d:+.0f} Elo [{d - t * se:+.0f}, {d + t * se:+.0f}] (95%, {how})")
+EOF
