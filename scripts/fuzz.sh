@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fuzz campaign (README: Reliability): every cargo-fuzz target of fuzz/
+# The fuzz campaign (README: Reliability): every cargo-fuzz target of crates/rafle-props/fuzz/
 # (or those named) for SECONDS each (default 60), one after the other at the
 # lowest priority, growing fuzz/corpus/<target>/; a table of executions,
 # time and crashes per target at the end. Crashes stay in
@@ -8,7 +8,7 @@
 #   bash scripts/fuzz.sh 60              # all targets, a minute each
 #   bash scripts/fuzz.sh 300 dxp_message # one target, five minutes
 set -euo pipefail
-cd "$(dirname "$0")/../fuzz"
+cd "$(dirname "$0")/../crates/rafle-props/fuzz"
 secs=${1:-60}
 shift || true
 targets=("$@")

@@ -6,7 +6,7 @@ use std::path::Path;
 
 #[test]
 fn the_fuzz_corpus_keeps_every_property() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
     let mut total = 0;
     for (name, property) in rafle_props::TARGETS {
         let dir = root.join(name);

@@ -384,7 +384,7 @@ mod tests {
             assert!(e.contains(needle), "{bad:?}: {e}");
         }
         assert!(Message::decode(&"C".repeat(200)).is_err());
-        // Found by fuzzing (fuzz/corpus/dxp_message): a NUL in a name, a
+        // Found by fuzzing (crates/rafle-props/fuzz/corpus/dxp_message): a NUL in a name, a
         // name's leading spaces; each decoded text encodes back as it was.
         assert!(Message::decode(&format!("R01x\0{}W001000A", " ".repeat(30))).is_err());
         // and the other blanks at its end (only the padding goes).
