@@ -303,6 +303,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         max_forfeits: a.max_forfeits,
         egtb,
         adjudicate: a.adjudicate,
+        watcher: None,
     };
     let records = if let Some(list) = &a.round_robin {
         if specs.len() < 2 {
