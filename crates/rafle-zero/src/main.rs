@@ -48,6 +48,8 @@ enum Command {
     Dxp(cli::dxp::DxpArgs),
     /// Endgame tablebases: build, probe, stats.
     Egtb(cli::egtb::EgtbArgs),
+    /// Play, inspect and replay games in the browser (prints the URL).
+    Serve(cli::serve::ServeArgs),
 }
 
 fn run(cmd: Command) -> anyhow::Result<()> {
@@ -66,6 +68,7 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Hub(a) => cli::hub::run(a),
         Command::Dxp(a) => cli::dxp::run(a),
         Command::Egtb(a) => cli::egtb::run(a),
+        Command::Serve(a) => cli::serve::run(a),
     }
 }
 
