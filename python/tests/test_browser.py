@@ -23,6 +23,7 @@ from conftest import BINARY
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 WAIT = 30.0  # seconds any one thing may take
 
@@ -138,8 +139,9 @@ def set_fen(d: Any, fen: str) -> Any:
     box.clear()
     box.send_keys(fen)
     d.find_element(By.ID, "set-fen").click()
-    return wait_for(lambda: (st := page_state(d)) and st["ply"] == 0 and st["start_fen"] == fen
-                    and st, f"the FEN {fen} set up")
+    want = expected_pieces(fen)
+    wait_for(lambda: pieces_on_board(d) == want, f"the pieces of {fen} on the board")
+    return ready(d, 0)
 
 
 def expected_pieces(fen: str) -> dict[int, str]:
@@ -166,7 +168,7 @@ def test_a_game_by_clicks_against_random(browser: Any, serve: Callable[..., Rafl
     d = browser
     r = serve("--variant", variant, "--player", "random")
     d.get(r.url)
-    st = ready(d, 0)
+    st = ready(d)
     assert st["variant"] == variant
     # White is the human, Black `random`: a few moves from the start.
     for _ in range(2):
@@ -177,7 +179,7 @@ def test_a_game_by_clicks_against_random(browser: Any, serve: Callable[..., Rafl
     # clicked landing by landing, then captures first until the end.
     fen = ENDGAMES[variant]
     st = set_fen(d, fen)
-    assert pieces_on_board(d) == expected_pieces(fen)
+    assert st["turn"] == "white" and st["ply"] == 0
     multi = [m for m in st["legal"] if len(m["path"]) > 2]
     assert multi, f"{fen}: no multi-capture"
     click_move(d, multi[0])
@@ -201,6 +203,10 @@ def test_inspect_a_model_policy(browser: Any, serve: Callable[..., Rafle],
     model = tiny_run("thai") / "latest.safetensors"
     r = serve("--variant", "thai", "--player", f"model:{model}:4", "--player", "alphabeta:2")
     d.get(r.url)
+    ready(d)
+    # Both sides played by hand (Black, thai's first player, was the model).
+    Select(d.find_element(By.ID, "black")).select_by_value("human")
+    d.find_element(By.ID, "new").click()
     st = ready(d, 0)
     d.find_element(By.ID, "inspect").click()
     rows = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, "#inspect-out tr[data-p]"),
@@ -235,9 +241,9 @@ def test_watch_a_match_to_its_end(browser: Any) -> None:
 
 def test_api_errors_reach_the_page(browser: Any, serve: Callable[..., Rafle]) -> None:
     d = browser
-    r = serve("--variant", "thai", "--player", "random")
+    r = serve("--variant", "international", "--player", "random")
     d.get(r.url)
-    ready(d, 0)
+    ready(d, 0)  # White, the human, to move
     box = d.find_element(By.ID, "fen")
     box.clear()
     box.send_keys("W:Wnonsense")
