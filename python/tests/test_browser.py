@@ -22,6 +22,7 @@ import pytest
 from conftest import BINARY
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
@@ -114,7 +115,14 @@ def ready(d: Any, ply: int | None = None) -> Any:
 
 
 def click_square(d: Any, s: int) -> None:
-    d.find_element(By.CSS_SELECTOR, f'#overlay rect[data-square="{s}"]').click()
+    """Clicks square s (again if the board was redrawn under the click)."""
+    for _ in range(50):
+        try:
+            d.find_element(By.CSS_SELECTOR, f'#overlay rect[data-square="{s}"]').click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.01)
+    raise AssertionError(f"square {s} kept being redrawn")
 
 
 def click_move(d: Any, move: dict[str, Any]) -> None:
@@ -222,7 +230,9 @@ def test_inspect_a_model_policy(browser: Any, serve: Callable[..., Rafle],
 def test_watch_a_match_to_its_end(browser: Any) -> None:
     d = browser
     port = free_port()
-    r = Rafle(["eval", "--variant", "thai", "--a", "alphabeta:1", "--b", "random", "--games", "2",
+    # 50 ms a move: the match lasts long enough for the page to join it.
+    a = "alphabeta:t=0.05s"
+    r = Rafle(["eval", "--variant", "thai", "--a", a, "--b", "random", "--games", "2",
                "--quiet", "--watch", str(port)], url_on="stderr")
     try:
         d.get(r.url)
@@ -231,10 +241,10 @@ def test_watch_a_match_to_its_end(browser: Any) -> None:
         assert len(boards) == 2
         assert all(b.get_attribute("data-result") for b in boards)
         cells = [td.text for td in d.find_elements(By.CSS_SELECTOR, "#scores tbody td")]
-        assert cells[:3] == ["alphabeta:1", "random", "2"]
-        assert "alphabeta:1" in d.find_element(By.ID, "final").text
+        assert cells[:3] == [a, "random", "2"]
+        assert a in d.find_element(By.ID, "final").text
         out, _ = r.proc.communicate(timeout=WAIT)
-        assert r.proc.returncode == 0 and "alphabeta:1" in out
+        assert r.proc.returncode == 0 and a in out
     finally:
         r.stop()
 

@@ -434,9 +434,11 @@ async fn watch(State(s): State<AppState>) -> ApiResult<Response> {
             "no match is being watched here (rafle eval ... --watch PORT)",
         ));
     };
-    // (the watch, the sequence number last sent, whether the end was sent)
-    let start: (Arc<crate::Watch>, Option<u64>, bool) = (w, None, false);
-    let stream = futures_util::stream::unfold(start, |(w, last, ended)| async move {
+    // (the watch, the sequence number last sent, whether the end was sent;
+    // the guard counts the stream as open until it is dropped)
+    let guard = w.open_stream();
+    let start = (w, None::<u64>, false, guard);
+    let stream = futures_util::stream::unfold(start, |(w, last, ended, guard)| async move {
         if ended {
             return None;
         }
@@ -450,7 +452,7 @@ async fn watch(State(s): State<AppState>) -> ApiResult<Response> {
                 let event = Event::default().data(changes.to_string());
                 return Some((
                     Ok::<_, std::convert::Infallible>(event),
-                    (w, Some(seq), done),
+                    (w, Some(seq), done, guard),
                 ));
             }
             tokio::time::sleep(WATCH_PERIOD).await;

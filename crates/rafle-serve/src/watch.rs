@@ -9,6 +9,7 @@ use rafle_arena::{GameEvent, GameRecord, Watcher};
 use rafle_core::{board_svg, to_fen, Color, Game, Position, SvgOptions, Variant};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// One game of the match.
@@ -51,6 +52,18 @@ struct Inner {
 pub struct Watch {
     title: String,
     inner: Mutex<Inner>,
+    /// Streams open now (a page following the match).
+    streams: AtomicUsize,
+}
+
+/// Counts a stream as open while it lives.
+#[derive(Debug)]
+pub struct StreamGuard(Arc<Watch>);
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        self.0.streams.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Side of a square of a watched board in pixels (the page scales it).
@@ -62,6 +75,7 @@ impl Watch {
         Arc::new(Watch {
             title: title.into(),
             inner: Mutex::new(Inner::default()),
+            streams: AtomicUsize::new(0),
         })
     }
 
@@ -138,6 +152,22 @@ impl Watch {
         s.seq += 1;
         s.done = Some(table.into());
         s.done_seq = s.seq;
+    }
+
+    /// A stream opens: it counts as open until the guard is dropped.
+    pub fn open_stream(self: &Arc<Self>) -> StreamGuard {
+        self.streams.fetch_add(1, Ordering::SeqCst);
+        StreamGuard(self.clone())
+    }
+
+    /// After [`Watch::finish`]: waits until every open stream has sent
+    /// the final table and ended (at most `timeout`), so that the pages
+    /// following the match see its end before the server goes.
+    pub fn wait_delivered(&self, timeout: std::time::Duration) {
+        let end = std::time::Instant::now() + timeout;
+        while self.streams.load(Ordering::SeqCst) > 0 && std::time::Instant::now() < end {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 
     /// Whether [`Watch::finish`] was called.

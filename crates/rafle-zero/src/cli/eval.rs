@@ -330,8 +330,8 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
             Ok((table, _)) => table.clone(),
             Err(e) => format!("error: {e:#}"),
         });
-        // Streams send the final table within one period, then end.
-        std::thread::sleep(Duration::from_millis(600));
+        // The pages following the match get its final table first.
+        watch.wait_delivered(Duration::from_secs(5));
         server.stop();
     }
     let (table, records) = played?;
