@@ -18,6 +18,7 @@ __all__ = [
     "SMALL_BATCH",
     "SearchResult",
     "SelfPlay",
+    "Server",
     "Tablebase",
     "SpecPlayer",
     "VARIANTS",
@@ -32,6 +33,7 @@ __all__ = [
     "read_pdn",
     "save_replay",
     "search",
+    "serve",
     "svg_to_rgb",
 ]
 
@@ -399,3 +401,21 @@ class PdnGame:
 
 def read_pdn(text: str, variant: str | None = None) -> tuple[list[PdnGame], list[str]]: ...
 def pdn_samples(games: Sequence[PdnGame]) -> dict[str, Any]: ...
+
+@final
+class Server:
+    @property
+    def url(self) -> str: ...
+    def stop(self) -> None: ...
+    def wait(self) -> None: ...
+    def __enter__(self) -> Server: ...
+    def __exit__(self, t: object, v: object, tb: object) -> None: ...
+
+def serve(
+    players: Sequence[tuple[str, Any]],
+    *,
+    variant: str,
+    port: int = 8000,
+    host: str = "127.0.0.1",
+    egtb: str | PathLike[str] | Tablebase | None = None,
+) -> Server: ...
