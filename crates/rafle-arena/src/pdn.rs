@@ -43,7 +43,14 @@ pub fn write_game(rec: &GameRecord, event: &str) -> String {
         ("Opening", rec.opening.clone()),
     ];
     let result = v.pdn_result(rec.winner);
-    write_pdn(&tags, v, v.first_player(), &rec.moves, rec.detail.as_deref(), result)
+    write_pdn(
+        &tags,
+        v,
+        v.first_player(),
+        &rec.moves,
+        rec.detail.as_deref(),
+        result,
+    )
 }
 
 /// A game as PDN text: `tags` in order, then `moves` played by `first`

@@ -123,6 +123,11 @@ pub fn serve(
             side_of(obj, want, &mut slots, &mut engines, &opts).map_err(|e| e.to_string())
         })
     });
+    // Every player is built once now, so that a bad one is a ValueError
+    // here rather than an error on the page.
+    for name in &names {
+        resolve(name, v).map_err(value_error)?;
+    }
     let config = rafle_serve::ServeConfig {
         resolve,
         tables,

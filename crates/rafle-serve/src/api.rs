@@ -222,7 +222,8 @@ fn replay_json(label: &str, g: &rafle_arena::pdn::PdnGame, v: Option<Variant>) -
 async fn pdn_read(body: Bytes) -> ApiResult<Json<Value>> {
     let r: PdnReadReq = parse(&body)?;
     let v = r.variant.as_deref().map(parse_variant).transpose()?;
-    let games = rafle_arena::pdn::read_games(&r.pdn).map_err(|e| ApiError::bad(format!("PDN: {e}")))?;
+    let games =
+        rafle_arena::pdn::read_games(&r.pdn).map_err(|e| ApiError::bad(format!("PDN: {e}")))?;
     if games.is_empty() {
         return Err(ApiError::bad("PDN: no game in the text"));
     }
@@ -235,13 +236,12 @@ async fn pdn_read(body: Bytes) -> ApiResult<Json<Value>> {
 }
 
 async fn games(State(s): State<AppState>) -> ApiResult<Json<Value>> {
-    let out = s
-        .0
-        .config
-        .games
-        .iter()
-        .map(|(label, g)| replay_json(label, g, None))
-        .collect::<ApiResult<Vec<_>>>()?;
+    let out =
+        s.0.config
+            .games
+            .iter()
+            .map(|(label, g)| replay_json(label, g, None))
+            .collect::<ApiResult<Vec<_>>>()?;
     Ok(Json(json!({ "games": out })))
 }
 
@@ -269,12 +269,11 @@ async fn searching<T: Send + 'static>(
     s: &AppState,
     f: impl FnOnce(Arc<SearchControl>) -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
-    let _permit = s
-        .0
-        .searches
-        .acquire()
-        .await
-        .map_err(|_| ApiError::internal("the server is shutting down"))?;
+    let _permit =
+        s.0.searches
+            .acquire()
+            .await
+            .map_err(|_| ApiError::internal("the server is shutting down"))?;
     let control = Arc::new(SearchControl::new());
     let _stop = StopOnDrop(control.clone());
     s.0.running.fetch_add(1, Ordering::SeqCst);
@@ -300,8 +299,10 @@ struct EngineReq {
 
 impl EngineReq {
     fn seed(&self, s: &AppState) -> u64 {
-        self.seed
-            .unwrap_or_else(|| s.0.seeds.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed))
+        self.seed.unwrap_or_else(|| {
+            s.0.seeds
+                .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
+        })
     }
 }
 
@@ -310,7 +311,9 @@ async fn engine(State(s): State<AppState>, body: Bytes) -> ApiResult<Json<Value>
     let game = r.game.replay()?;
     let budget = r.budget.budget()?;
     if game.is_over() {
-        return Err(ApiError::bad("the game is over: there is no move to search"));
+        return Err(ApiError::bad(
+            "the game is over: there is no move to search",
+        ));
     }
     let seed = r.seed(&s);
     let shared = s.0.clone();
@@ -402,9 +405,13 @@ async fn inspect(State(s): State<AppState>, body: Bytes) -> ApiResult<Json<Value
         return Ok(Json(out));
     };
     if game.is_over() {
-        return Err(ApiError::bad("the game is over: there is nothing to inspect"));
+        return Err(ApiError::bad(
+            "the game is over: there is nothing to inspect",
+        ));
     }
-    let seed = r.seed.unwrap_or_else(|| s.0.seeds.fetch_add(1, Ordering::Relaxed));
+    let seed = r
+        .seed
+        .unwrap_or_else(|| s.0.seeds.fetch_add(1, Ordering::Relaxed));
     let shared = s.0.clone();
     let run_search = r.search.unwrap_or(true);
     let found = searching(&s, move |control| {

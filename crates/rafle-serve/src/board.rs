@@ -52,7 +52,9 @@ impl GameSpec {
             )));
         }
         let mut game = match self.fen.as_deref().map(str::trim) {
-            Some(f) if !f.is_empty() => Game::from_fen(v, f).map_err(|e| ApiError::bad(e.to_string()))?,
+            Some(f) if !f.is_empty() => {
+                Game::from_fen(v, f).map_err(|e| ApiError::bad(e.to_string()))?
+            }
             _ => Game::new(v),
         };
         for (i, m) in self.moves.iter().enumerate() {
@@ -97,12 +99,14 @@ pub fn state(game: &Game, flipped: bool) -> Value {
     let pos = game.position();
     let pieces: Vec<Value> = (1..=g.squares)
         .filter_map(|s| {
-            pos.piece_at(&g, s).map(|p| {
-                json!({"square": s, "color": color_name(p.color()), "king": p.is_king()})
-            })
+            pos.piece_at(&g, s)
+                .map(|p| json!({"square": s, "color": color_name(p.color()), "king": p.is_king()}))
         })
         .collect();
-    let last_move = history.last().map(|m| m.path_squares(&g)).unwrap_or_default();
+    let last_move = history
+        .last()
+        .map(|m| m.path_squares(&g))
+        .unwrap_or_default();
     let svg = board_svg(
         v,
         pos,

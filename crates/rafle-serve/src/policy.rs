@@ -83,7 +83,10 @@ pub fn move_policy(game: &Game, evaluator: &SharedEvaluator) -> Result<MovePolic
                 .iter()
                 .map(|&a| row[a as usize] as f64)
                 .fold(f64::NEG_INFINITY, f64::max);
-            let sum: f64 = ids.iter().map(|&a| (row[a as usize] as f64 - max).exp()).sum();
+            let sum: f64 = ids
+                .iter()
+                .map(|&a| (row[a as usize] as f64 - max).exp())
+                .sum();
             ids.iter()
                 .map(|&a| (a, row[a as usize] as f64 - max - sum.ln()))
                 .collect()

@@ -72,7 +72,9 @@ pub fn think(
     control: Arc<SearchControl>,
 ) -> ApiResult<Thought> {
     if game.is_over() {
-        return Err(ApiError::bad("the game is over: there is no move to search"));
+        return Err(ApiError::bad(
+            "the game is over: there is no move to search",
+        ));
     }
     let mut player = side.factory()(seed);
     if let Some(b) = budget {

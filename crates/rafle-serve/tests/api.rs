@@ -86,7 +86,10 @@ fn unchunk(mut rest: &str) -> String {
 
 fn post(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
     let (status, text) = request(addr, "POST", path, &body.to_string());
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
 }
 
 fn ok(addr: SocketAddr, path: &str, body: &Value) -> Value {
@@ -127,15 +130,26 @@ fn positions_moves_and_undo_in_every_variant() {
         assert_eq!(start["board"]["n"], v.board_size());
         assert_eq!(start["fen"], g.fen());
         assert_eq!(start["ply"], 0);
-        assert_eq!(start["legal"].as_array().unwrap().len(), g.legal_moves().len());
+        assert_eq!(
+            start["legal"].as_array().unwrap().len(),
+            g.legal_moves().len()
+        );
         let pieces = start["pieces"].as_array().unwrap().len();
-        assert_eq!(start["svg"].as_str().unwrap().matches("<circle").count(), pieces);
+        assert_eq!(
+            start["svg"].as_str().unwrap().matches("<circle").count(),
+            pieces
+        );
         // Every legal move with its path and captured squares, at a
         // position with a multi-capture.
         let line = to_multi_capture(v);
         let st = ok(s.addr, "/api/state", &json!({"game": game(v, None, &line)}));
         let legal = st["legal"].as_array().unwrap();
-        assert!(legal.iter().any(|m| m["path"].as_array().unwrap().len() > 2), "{v}");
+        assert!(
+            legal
+                .iter()
+                .any(|m| m["path"].as_array().unwrap().len() > 2),
+            "{v}"
+        );
         for m in legal {
             let path = m["path"].as_array().unwrap();
             let captured = m["captured"].as_array().unwrap();
@@ -146,7 +160,10 @@ fn positions_moves_and_undo_in_every_variant() {
                 &json!({"game": game(v, None, &line), "move": m["move"]}),
             );
             assert_eq!(after["ply"], line.len() + 1);
-            assert_eq!(after["moves"].as_array().unwrap().last().unwrap(), &m["move"]);
+            assert_eq!(
+                after["moves"].as_array().unwrap().last().unwrap(),
+                &m["move"]
+            );
             let back = ok(s.addr, "/api/undo", &json!({"game": after_game(v, &after)}));
             assert_eq!(back["fen"], st["fen"], "{v}");
         }
@@ -162,15 +179,55 @@ fn bad_requests_are_json_errors() {
     let s = server();
     let thai = |moves: Value| json!({"variant": "thai", "moves": moves});
     for (path, body, status, needle) in [
-        ("/api/state", json!({"game": {"variant": "chess"}}), 400, "unknown variant"),
-        ("/api/state", json!({"game": {"variant": "thai", "fen": "W:Wzz"}}), 400, "FEN"),
-        ("/api/state", json!({"game": thai(json!(["1-2"]))}), 400, "move 1"),
-        ("/api/state", json!({"game": thai(json!(["nonsense"]))}), 400, "malformed move"),
+        (
+            "/api/state",
+            json!({"game": {"variant": "chess"}}),
+            400,
+            "unknown variant",
+        ),
+        (
+            "/api/state",
+            json!({"game": {"variant": "thai", "fen": "W:Wzz"}}),
+            400,
+            "FEN",
+        ),
+        (
+            "/api/state",
+            json!({"game": thai(json!(["1-2"]))}),
+            400,
+            "move 1",
+        ),
+        (
+            "/api/state",
+            json!({"game": thai(json!(["nonsense"]))}),
+            400,
+            "malformed move",
+        ),
         ("/api/state", json!({"gam": {}}), 400, "bad request body"),
-        ("/api/state", json!({"game": {"variant": "thai", "color": 1}}), 400, "unknown field"),
-        ("/api/play", json!({"game": thai(json!([])), "move": "9-13"}), 400, "illegal move"),
-        ("/api/undo", json!({"game": thai(json!([]))}), 400, "no move to undo"),
-        ("/api/pdn/read", json!({"pdn": "[Event \"x\"\n\n1. 99-98 *"}), 400, "PDN"),
+        (
+            "/api/state",
+            json!({"game": {"variant": "thai", "color": 1}}),
+            400,
+            "unknown field",
+        ),
+        (
+            "/api/play",
+            json!({"game": thai(json!([])), "move": "9-13"}),
+            400,
+            "illegal move",
+        ),
+        (
+            "/api/undo",
+            json!({"game": thai(json!([]))}),
+            400,
+            "no move to undo",
+        ),
+        (
+            "/api/pdn/read",
+            json!({"pdn": "[Event \"x\"\n\n1. 99-98 *"}),
+            400,
+            "PDN",
+        ),
         ("/api/pdn/read", json!({"pdn": ""}), 400, "no game"),
         (
             "/api/engine",
@@ -211,7 +268,9 @@ fn bad_requests_are_json_errors() {
             request(s.addr, "POST", path, &body.to_string())
         };
         let v: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{path}: {text}"));
-        let e = v["error"].as_str().unwrap_or_else(|| panic!("{path} {body}: {v}"));
+        let e = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{path} {body}: {v}"));
         assert_eq!(code, status, "{path} {body}: {e}");
         assert!(e.contains(needle), "{path} {body}: {e:?} lacks {needle:?}");
     }
@@ -234,7 +293,10 @@ fn engine_moves_and_inspect_report_their_search() {
     let info: Value = serde_json::from_str(&info).unwrap();
     assert_eq!(info["variant"], "thai");
     assert_eq!(info["players"][2], "net");
-    assert_eq!(info["variants"].as_array().unwrap().len(), Variant::ALL.len());
+    assert_eq!(
+        info["variants"].as_array().unwrap().len(),
+        Variant::ALL.len()
+    );
     let v = Variant::International;
     let line = to_multi_capture(v);
     let g = game(v, None, &line);
@@ -252,7 +314,10 @@ fn engine_moves_and_inspect_report_their_search() {
             .map(|m| m["move"].as_str().unwrap().to_string())
             .collect()
     };
-    assert!(legal.contains(&r["move"].as_str().unwrap().to_string()), "{r}");
+    assert!(
+        legal.contains(&r["move"].as_str().unwrap().to_string()),
+        "{r}"
+    );
     assert_eq!(r["state"]["ply"], line.len() + 1);
     // The network: one probability per legal move, summing to one; its
     // value; and its search's move.
@@ -300,9 +365,16 @@ fn pdn_export_reads_back() {
             g.play(&m).unwrap();
         }
         let spec = game(v, fen.as_deref(), &moves);
-        let pdn = ok(s.addr, "/api/pdn", &json!({"game": spec, "white": "me", "black": "it"}));
+        let pdn = ok(
+            s.addr,
+            "/api/pdn",
+            &json!({"game": spec, "white": "me", "black": "it"}),
+        );
         let text = pdn["pdn"].as_str().unwrap();
-        assert!(text.contains("[White \"me\"]") && text.contains("[FEN "), "{text}");
+        assert!(
+            text.contains("[White \"me\"]") && text.contains("[FEN "),
+            "{text}"
+        );
         let back = ok(s.addr, "/api/pdn/read", &json!({"pdn": text}));
         let read = &back["games"][0];
         assert_eq!(read["game"]["moves"], json!(moves), "{v}: {text}");
@@ -321,8 +393,9 @@ fn a_dropped_request_stops_its_search() {
             .unwrap()
     };
     // A one-minute search, its connection closed once it runs.
-    let body = json!({"game": game(Variant::International, None, &[]), "player": "alphabeta:t=60s"})
-        .to_string();
+    let body =
+        json!({"game": game(Variant::International, None, &[]), "player": "alphabeta:t=60s"})
+            .to_string();
     let mut c = TcpStream::connect(s.addr).unwrap();
     write!(
         c,

@@ -313,11 +313,14 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     if let Some(port) = a.watch {
         let names: Vec<&str> = match &a.round_robin {
             Some(_) => specs.iter().map(String::as_str).collect(),
-            None => [a.a.as_ref().or(a.model.as_ref()), a.b.as_ref().or(a.vs.as_ref())]
-                .into_iter()
-                .flatten()
-                .map(String::as_str)
-                .collect(),
+            None => [
+                a.a.as_ref().or(a.model.as_ref()),
+                a.b.as_ref().or(a.vs.as_ref()),
+            ]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect(),
         };
         let title = format!("{variant}: {}, {} games", names.join(" vs "), a.games);
         let (watch, server) = start_watch(variant, title, port)?;
@@ -384,7 +387,11 @@ fn play(
             cfg.games.div_ceil(2) * 2,
             report::crosstable(&rr)
         );
-        let games = rr.matches.into_iter().flat_map(|(_, _, m)| m.games).collect();
+        let games = rr
+            .matches
+            .into_iter()
+            .flat_map(|(_, _, m)| m.games)
+            .collect();
         (table, games)
     } else {
         let spec_a = match (&a.a, &a.model) {

@@ -17,8 +17,8 @@ use clap::Args;
 use rafle_core::Variant;
 use rafle_search::PlayerOptions;
 use rafle_serve::{ServeConfig, DEFAULT_PLAYERS};
-use std::path::PathBuf;
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 #[derive(Args, Debug)]
@@ -68,7 +68,12 @@ fn read_pdn(path: &std::path::Path) -> anyhow::Result<Vec<(String, rafle_arena::
 
 pub fn run(a: ServeArgs) -> anyhow::Result<()> {
     let tables = open_tables(a.egtb.as_deref(), a.variant)?;
-    let games = a.pdn.as_deref().map(read_pdn).transpose()?.unwrap_or_default();
+    let games = a
+        .pdn
+        .as_deref()
+        .map(read_pdn)
+        .transpose()?
+        .unwrap_or_default();
     let mut players = a.players.clone();
     if players.is_empty() {
         players = DEFAULT_PLAYERS.iter().map(|s| s.to_string()).collect();
