@@ -11,6 +11,7 @@ use crate::roster::Roster;
 use crate::think::{think, thought_json, BudgetSpec};
 use crate::ServeConfig;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::Uri;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -85,8 +86,15 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-fn parse<T: DeserializeOwned>(body: &Bytes) -> ApiResult<T> {
-    serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("bad request body: {e}")))
+/// A request body as bytes; a body too large or cut off is a JSON error too.
+type Body = Result<Bytes, BytesRejection>;
+
+fn parse<T: DeserializeOwned>(body: Body) -> ApiResult<T> {
+    let body = body.map_err(|e| ApiError {
+        status: e.status(),
+        message: format!("bad request body: {}", e.body_text()),
+    })?;
+    serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("bad request body: {e}")))
 }
 
 async fn page_or_404(uri: Uri) -> Response {
@@ -121,8 +129,8 @@ struct GameReq {
     game: GameSpec,
 }
 
-async fn state_of(body: Bytes) -> ApiResult<Json<Value>> {
-    let r: GameReq = parse(&body)?;
+async fn state_of(body: Body) -> ApiResult<Json<Value>> {
+    let r: GameReq = parse(body)?;
     let g = r.game.replay()?;
     Ok(Json(board::state(&g, r.game.flipped)))
 }
@@ -135,16 +143,16 @@ struct PlayReq {
     mv: String,
 }
 
-async fn play(body: Bytes) -> ApiResult<Json<Value>> {
-    let r: PlayReq = parse(&body)?;
+async fn play(body: Body) -> ApiResult<Json<Value>> {
+    let r: PlayReq = parse(body)?;
     let mut g = r.game.replay()?;
     g.play_str(&r.mv)
         .map_err(|e| ApiError::bad(format!("{}: {e}", r.mv.trim())))?;
     Ok(Json(board::state(&g, r.game.flipped)))
 }
 
-async fn undo(body: Bytes) -> ApiResult<Json<Value>> {
-    let r: GameReq = parse(&body)?;
+async fn undo(body: Body) -> ApiResult<Json<Value>> {
+    let r: GameReq = parse(body)?;
     let mut g = r.game.replay()?;
     g.undo().map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(board::state(&g, r.game.flipped)))
@@ -182,8 +190,8 @@ pub fn pdn_of(g: &Game, white: &str, black: &str) -> String {
     rafle_arena::pdn::write_pdn(&tags, v, start.side, &moves, None, result)
 }
 
-async fn pdn_export(body: Bytes) -> ApiResult<Json<Value>> {
-    let r: PdnReq = parse(&body)?;
+async fn pdn_export(body: Body) -> ApiResult<Json<Value>> {
+    let r: PdnReq = parse(body)?;
     let g = r.game.replay()?;
     let (w, b) = (
         r.white.as_deref().unwrap_or("?"),
@@ -219,8 +227,8 @@ fn replay_json(label: &str, g: &rafle_arena::pdn::PdnGame, v: Option<Variant>) -
     }))
 }
 
-async fn pdn_read(body: Bytes) -> ApiResult<Json<Value>> {
-    let r: PdnReadReq = parse(&body)?;
+async fn pdn_read(body: Body) -> ApiResult<Json<Value>> {
+    let r: PdnReadReq = parse(body)?;
     let v = r.variant.as_deref().map(parse_variant).transpose()?;
     let games =
         rafle_arena::pdn::read_games(&r.pdn).map_err(|e| ApiError::bad(format!("PDN: {e}")))?;
@@ -306,8 +314,8 @@ impl EngineReq {
     }
 }
 
-async fn engine(State(s): State<AppState>, body: Bytes) -> ApiResult<Json<Value>> {
-    let r: EngineReq = parse(&body)?;
+async fn engine(State(s): State<AppState>, body: Body) -> ApiResult<Json<Value>> {
+    let r: EngineReq = parse(body)?;
     let game = r.game.replay()?;
     let budget = r.budget.budget()?;
     if game.is_over() {
@@ -392,8 +400,8 @@ fn network_json(game: &Game, side: &Side) -> Option<ApiResult<Value>> {
     )
 }
 
-async fn inspect(State(s): State<AppState>, body: Bytes) -> ApiResult<Json<Value>> {
-    let r: InspectReq = parse(&body)?;
+async fn inspect(State(s): State<AppState>, body: Body) -> ApiResult<Json<Value>> {
+    let r: InspectReq = parse(body)?;
     let game = r.game.replay()?;
     let budget = r.budget.budget()?;
     let mut out = json!({

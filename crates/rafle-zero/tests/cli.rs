@@ -213,7 +213,10 @@ fn serve_refuses_bad_players_files_and_ports() {
     let port = busy.local_addr().unwrap().port().to_string();
     for (args, needle) in [
         (&["serve", "--player", "minimax:3"][..], "minimax:3"),
-        (&["serve", "--pdn", "/nonexistent/games.pdn"][..], "cannot read"),
+        (
+            &["serve", "--pdn", "/nonexistent/games.pdn"][..],
+            "cannot read",
+        ),
         (&["serve", "--port", port.as_str()][..], "cannot listen"),
     ] {
         let (code, out, err) = rafle(args);

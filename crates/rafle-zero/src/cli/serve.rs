@@ -21,6 +21,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+/// The largest PDN file `--pdn` reads (the page lists every game).
+const MAX_PDN: u64 = 256 << 20;
+
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The variant the page starts with (the page can change it).
@@ -50,6 +53,15 @@ pub struct ServeArgs {
 /// The games of a PDN file that replay (each one that does not is
 /// reported on stderr), labelled for the page.
 fn read_pdn(path: &std::path::Path) -> anyhow::Result<Vec<(String, rafle_arena::pdn::PdnGame)>> {
+    let size = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
+    if size > MAX_PDN {
+        anyhow::bail!(
+            "{}: {size} bytes, more than the {MAX_PDN} this page replays",
+            path.display()
+        );
+    }
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let mut games = Vec::new();
