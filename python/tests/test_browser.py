@@ -137,9 +137,11 @@ def click_move(d: Any, move: dict[str, Any]) -> None:
 
 
 def pieces_on_board(d: Any) -> dict[int, str]:
-    rects = d.find_elements(By.CSS_SELECTOR, "#overlay rect[data-square]")
-    return {int(r.get_attribute("data-square")): r.get_attribute("data-piece")
-            for r in rects if r.get_attribute("data-piece")}
+    """What the board's squares hold (read in one go: the board may be redrawn)."""
+    got = d.execute_script(
+        "return [...document.querySelectorAll('#overlay rect[data-square]')]"
+        ".filter(r => r.dataset.piece).map(r => [r.dataset.square, r.dataset.piece]);")
+    return {int(s): p for s, p in got}
 
 
 def set_fen(d: Any, fen: str) -> Any:
@@ -217,9 +219,10 @@ def test_inspect_a_model_policy(browser: Any, serve: Callable[..., Rafle],
     d.find_element(By.ID, "new").click()
     st = ready(d, 0)
     d.find_element(By.ID, "inspect").click()
-    rows = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, "#inspect-out tr[data-p]"),
-                    "the policy table")
-    probs = {row.get_attribute("data-move"): float(row.get_attribute("data-p")) for row in rows}
+    rows = wait_for(lambda: d.execute_script(
+        "return [...document.querySelectorAll('#inspect-out tr[data-p]')]"
+        ".map(r => [r.dataset.move, Number(r.dataset.p)]);"), "the policy table")
+    probs = dict(rows)
     assert sorted(probs) == sorted(m["move"] for m in st["legal"])
     assert abs(sum(probs.values()) - 1.0) < 1e-3
     arrows = d.find_elements(By.CSS_SELECTOR, "#overlay polyline.arrow")
