@@ -463,3 +463,61 @@ fn a_watched_match_streams_to_its_end() {
     let scores = events.iter().rev().find_map(|e| e.get("scores")).unwrap();
     assert_eq!(scores[0]["games"], 2);
 }
+
+#[test]
+fn the_tables_value_the_positions_they_cover() {
+    use rafle_egtb::index::Indexer;
+    use rafle_egtb::{build, Material, Selection, Tablebase};
+    let v = Variant::Thai;
+    let m = Material::example(v);
+    let dir = std::env::temp_dir().join(format!("rafle-serve-egtb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    build(v, &dir, &Selection::Slices(vec![m]), &|_| {}).unwrap();
+    let tb = Arc::new(Tablebase::open(v, &dir).unwrap());
+    let config = ServeConfig {
+        tables: Some(tb.clone()),
+        resolve: spec_resolver(rafle_search::PlayerOptions {
+            egtb: Some(tb.clone()),
+        }),
+        ..ServeConfig::new(v, vec!["egtb".into()])
+    };
+    let s = rafle_serve::start(config, "127.0.0.1", 0).unwrap();
+    let ix = Indexer::new(v);
+    let slice = ix.slice(m).unwrap();
+    let mut rng = Rng::new(2);
+    let mut checked = 0;
+    while checked < 5 {
+        let g = Game::from_position(v, ix.random_position(&slice, &mut rng));
+        if g.is_over() {
+            continue;
+        }
+        let spec = game(v, Some(&g.fen()), &[]);
+        let i = ok(s.addr, "/api/inspect", &json!({"game": spec}));
+        let want = tb.probe(g.position()).unwrap();
+        assert_eq!(i["tablebase"]["value"], want.kind(), "{}", g.fen());
+        assert_eq!(i["tablebase"]["plies"], want.plies());
+        let moves = i["tablebase"]["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), g.legal_moves().len());
+        // The egtb player plays one of the moves the tables rank best.
+        let best: Vec<String> = tb
+            .best_moves(g.position())
+            .unwrap()
+            .iter()
+            .map(|(m, _)| g.move_string(m))
+            .collect();
+        let r = ok(
+            s.addr,
+            "/api/engine",
+            &json!({"game": spec, "player": "egtb"}),
+        );
+        assert!(
+            best.contains(&r["move"].as_str().unwrap().to_string()),
+            "{r}"
+        );
+        checked += 1;
+    }
+    // The start is not covered.
+    let i = ok(s.addr, "/api/inspect", &json!({"game": game(v, None, &[])}));
+    assert!(i["tablebase"].is_null());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
