@@ -39,7 +39,7 @@ fn server() -> Server {
         "net" => Ok(fake_network()),
         _ => specs(name, v),
     });
-    let players = ["alphabeta:2", "random", "net", "alphabeta:t=60s"]
+    let players = ["alphabeta:2", "random", "net", "alphabeta:t=60s", "uct:200"]
         .map(String::from)
         .to_vec();
     let config = ServeConfig {
@@ -342,6 +342,16 @@ fn engine_moves_and_inspect_report_their_search() {
     assert!(!i["search"]["pv"].as_array().unwrap().is_empty());
     assert_eq!(i["search"]["pv"][0], i["search"]["move"]);
     assert!(i["network"].is_null() && i["tablebase"].is_null());
+    // UCT's: its score and the most visited line.
+    let i = ok(
+        s.addr,
+        "/api/inspect",
+        &json!({"game": game(v, None, &[]), "player": "uct:200", "seed": 3}),
+    );
+    let score = i["search"]["score"].as_f64().unwrap();
+    assert!((-1.0..=1.0).contains(&score), "{i}");
+    assert!(i["search"]["pv"].as_array().unwrap().len() >= 2, "{i}");
+    assert_eq!(i["search"]["pv"][0], i["search"]["move"]);
 }
 
 #[test]
