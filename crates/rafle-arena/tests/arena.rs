@@ -552,6 +552,9 @@ fn an_evaluator_error_or_a_stop_ends_the_match_with_an_error() {
     }
 }
 
+/// What a watcher saw of a game: plies at its start, the moves since, its end.
+type Seen = (usize, Vec<Move>, bool);
+
 /// The watcher sees each game start once after its opening, every move
 /// after it as played, and its end, in both arenas (per game and lockstep).
 #[test]
@@ -563,9 +566,7 @@ fn a_watcher_sees_every_move_of_every_game() {
         (player("greedy", v), player("random", v)),
         (network_side("net", &e, 4), player("random", v)),
     ] {
-        // Per game: (plies at the start, moves seen, ended).
-        let seen: Arc<Mutex<Vec<(usize, Vec<Move>, bool)>>> =
-            Arc::new(Mutex::new(vec![(0, Vec::new(), false); 4]));
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::new(Mutex::new(vec![(0, Vec::new(), false); 4]));
         let s = seen.clone();
         let c = ArenaConfig {
             watcher: Some(Watcher(Arc::new(move |ev: &GameEvent| {
