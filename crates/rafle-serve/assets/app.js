@@ -274,6 +274,17 @@ async function tablebase() {
     }
     tb.textContent = r.tablebase ? `Tablebase: ${r.tablebase.text} for ${state.turn}` : "Tablebase: not covered";
     tb.dataset.value = r.tablebase ? r.tablebase.value : "";
+    if (r.tablebase && r.tablebase.moves.length) {
+      // Each move's value for the side that makes it.
+      const rank = (m) => (m.value === "win" ? 1e6 - m.plies : m.value === "loss" ? m.plies - 1e6 : 0);
+      const list = document.createElement("div");
+      list.className = "tbmoves";
+      list.textContent = [...r.tablebase.moves]
+        .sort((a, b) => rank(b) - rank(a))
+        .map((m) => `${m.move}: ${m.text}`)
+        .join(" · ");
+      tb.appendChild(list);
+    }
   } catch (e) {
     status(e.message, true);
   }
