@@ -15,6 +15,16 @@ TORCH=$(sed -n 's/^torch==//p' python/constraints.txt)
 if need "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH')"; then
     pip "torch==$TORCH"
 fi
-if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis"; then
+if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis, selenium"; then
     pip -r python/requirements-dev.txt
+fi
+# The browser tests of rafle serve (python/tests/test_browser.py): Debian's
+# headless Chromium and its driver, installed when missing (as root with
+# apt); without them those tests skip.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+    else
+        echo "setup: chromium/chromium-driver missing and not root: the browser tests will skip" >&2
+    fi
 fi

@@ -113,6 +113,7 @@ driven by your network; details in ``rafle.agents``)::
     sp = rafle.SelfPlay("thai", evaluator, num_games=256, simulations=32, seed=0)
     batch = sp.play(4096)       # obs, mask, policy, value (W/D/L target), search_value, result, version
     sp.stats                    # games, nn_evals, avg_batch, nn_share, evals_per_s, ...
+    rafle.serve([agent, "alphabeta:4"], variant="thai", port=8000)   # play and inspect in the browser
     games = rafle.read_pdn("games.pdn")   # PDN games replayed (g.tags, g.moves, g.game()); bad ones warned and skipped
     data = rafle.pdn_samples(games)       # the arrays of sp.play, targets from the played moves and results
 
@@ -126,7 +127,18 @@ a long call. The GIL is released during tree work.
 """
 
 from rafle._rafle import END_REASONS, LADDERS, SMALL_BATCH, VARIANTS, Game, Tablebase, VecEnv
-from rafle.agents import LadderResult, MatchResult, NetworkAgent, Player, SearchResult, SelfPlay, evaluate, ladder, search
+from rafle.agents import (
+    LadderResult,
+    MatchResult,
+    NetworkAgent,
+    Player,
+    SearchResult,
+    SelfPlay,
+    evaluate,
+    ladder,
+    search,
+    serve,
+)
 from rafle.pdn import PdnGame, pdn_samples, read_pdn
 
 __all__ = [
@@ -142,6 +154,7 @@ __all__ = [
     "evaluate",
     "ladder",
     "search",
+    "serve",
     "SelfPlay",
     "MatchResult",
     "LadderResult",

@@ -20,6 +20,7 @@ __all__ = [
     "SMALL_BATCH",
     "SearchResult",
     "SelfPlay",
+    "Server",
     "Tablebase",
     "SpecPlayer",
     "VARIANTS",
@@ -35,6 +36,7 @@ __all__ = [
     "read_pdn",
     "save_replay",
     "search",
+    "serve",
     "svg_to_rgb",
 ]
 
@@ -440,3 +442,21 @@ class PdnGame:
 
 def read_pdn(text: str, variant: str | None = None) -> tuple[list[PdnGame], list[str]]: ...
 def pdn_samples(games: Sequence[PdnGame]) -> dict[str, Any]: ...
+
+@final
+class Server:
+    @property
+    def url(self) -> str: ...
+    def stop(self) -> None: ...
+    def wait(self) -> None: ...
+    def __enter__(self) -> Server: ...
+    def __exit__(self, t: object, v: object, tb: object) -> None: ...
+
+def serve(
+    players: Sequence[tuple[str, Any]],
+    *,
+    variant: str,
+    port: int = 8000,
+    host: str = "127.0.0.1",
+    egtb: str | PathLike[str] | Tablebase | None = None,
+) -> Server: ...

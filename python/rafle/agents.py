@@ -297,3 +297,55 @@ def ladder(
         progress=progress,
         ladder=None if ladder is None else str(ladder),
     )
+
+
+def _player_name(x: Any) -> str:
+    """The name the page shows for a player."""
+    if isinstance(x, str):
+        return x.strip()
+    if isinstance(x, Player):
+        return x.spec
+    if isinstance(x, NetworkAgent):
+        return x.name
+    return str(getattr(x, "__name__", type(x).__name__))
+
+
+def serve(
+    players: Sequence[Side] = ("alphabeta:4", "uct:400", "greedy", "random"),
+    *,
+    variant: str,
+    port: int = 8000,
+    host: str = "127.0.0.1",
+    egtb: Union[str, Path, "_rafle.Tablebase", None] = None,
+    block: bool = True,
+) -> "_rafle.Server":
+    """Serves the page of ``rafle serve`` with ``players``: play against
+    them, watch them play each other, look into them (a ``NetworkAgent``'s
+    policy over the legal moves and its value, a search's score and
+    principal variation) in the browser at the printed address.
+
+    ``players`` are what ``rafle.evaluate`` takes: spec strings (playable
+    in every variant of the page), ``Player``s, ``NetworkAgent``s over your
+    own network, policy callables (these for ``variant`` only). A Python
+    network is called from the server's search thread, which takes the GIL
+    for each call. ``host`` is loopback by default: the page has no
+    authentication. ``block`` serves until Ctrl-C (then raises
+    KeyboardInterrupt); otherwise the running ``Server`` is returned (its
+    ``url``, ``stop()``, ``wait()``; a context manager).
+    """
+    named: list[tuple[str, Any]] = []
+    for i, p in enumerate(players):
+        name = _player_name(p)
+        taken = {n for n, _ in named}
+        k = 2
+        base = name
+        while name in taken:
+            name = f"{base} ({k})"
+            k += 1
+        named.append((name, _native(p, variant, i)))
+    server = _rafle.serve(named, variant=variant, port=port, host=host,
+                          egtb=str(egtb) if isinstance(egtb, Path) else egtb)
+    print(f"rafle serve: {server.url}", flush=True)
+    if block:
+        server.wait()
+    return server

@@ -14,5 +14,6 @@ pub mod play;
 pub mod report;
 
 pub use play::{
-    play_match, round_robin, ArenaConfig, GameRecord, MatchResult, NetworkSide, RoundRobin, Side,
+    play_match, round_robin, ArenaConfig, GameEvent, GameRecord, MatchResult, NetworkSide,
+    RoundRobin, Side, Watcher,
 };

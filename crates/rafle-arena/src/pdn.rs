@@ -10,7 +10,7 @@
 
 use crate::play::GameRecord;
 use rafle_core::notation::move_to_string;
-use rafle_core::{Color, Game, Variant};
+use rafle_core::{Color, Game, Move, Variant};
 use std::fmt::Write;
 
 /// The winner named by a result token (`Some(None)` = draw; None = unknown).
@@ -30,27 +30,55 @@ fn escape(s: &str) -> String {
 /// One game as PDN text (tags, blank line, movetext, blank line).
 pub fn write_game(rec: &GameRecord, event: &str) -> String {
     let v = rec.variant;
+    let tags = [
+        ("Event", event.to_string()),
+        ("Round", rec.round.to_string()),
+        ("White", rec.white.clone()),
+        ("Black", rec.black.clone()),
+        ("Result", v.pdn_result(rec.winner).to_string()),
+        ("GameType", v.pdn_game_type().to_string()),
+        ("Variant", v.name().to_string()),
+        ("Termination", rec.termination.name().to_string()),
+        ("PlyCount", rec.moves.len().to_string()),
+        ("Opening", rec.opening.clone()),
+    ];
     let result = v.pdn_result(rec.winner);
+    write_pdn(
+        &tags,
+        v,
+        v.first_player(),
+        &rec.moves,
+        rec.detail.as_deref(),
+        result,
+    )
+}
+
+/// A game as PDN text: `tags` in order, then `moves` played by `first`
+/// onwards (move numbers count from the variant's first player: a game
+/// set up with the other side to move starts `1...`), `comment` (braces
+/// removed) and the `result` token (`*` for a game in progress).
+pub fn write_pdn(
+    tags: &[(&str, String)],
+    v: Variant,
+    first: Color,
+    moves: &[Move],
+    comment: Option<&str>,
+    result: &str,
+) -> String {
     let mut out = String::new();
-    let mut tag = |k: &str, val: &str| {
+    for (k, val) in tags {
         let _ = writeln!(out, "[{k} \"{}\"]", escape(val));
-    };
-    tag("Event", event);
-    tag("Round", &rec.round.to_string());
-    tag("White", &rec.white);
-    tag("Black", &rec.black);
-    tag("Result", result);
-    tag("GameType", &v.pdn_game_type().to_string());
-    tag("Variant", v.name());
-    tag("Termination", rec.termination.name());
-    tag("PlyCount", &rec.moves.len().to_string());
-    tag("Opening", &rec.opening);
+    }
     out.push('\n');
+    let offset = usize::from(first != v.first_player());
     let mut line = String::new();
-    for (i, m) in rec.moves.iter().enumerate() {
+    for (i, m) in moves.iter().enumerate() {
         let mut tok = String::new();
-        if i % 2 == 0 {
-            let _ = write!(tok, "{}. ", i / 2 + 1);
+        let ply = i + offset;
+        if ply % 2 == 0 {
+            let _ = write!(tok, "{}. ", ply / 2 + 1);
+        } else if i == 0 {
+            let _ = write!(tok, "{}... ", ply / 2 + 1);
         }
         tok.push_str(&move_to_string(v, m));
         if line.len() + tok.len() + 1 > 79 {
@@ -63,10 +91,7 @@ pub fn write_game(rec: &GameRecord, event: &str) -> String {
     }
     // A forfeit's detail as a comment before the result (braces end a
     // PDN comment, so none inside).
-    let comment = rec
-        .detail
-        .as_ref()
-        .map(|d| format!("{{{}}} ", d.replace(['{', '}'], "")));
+    let comment = comment.map(|d| format!("{{{}}} ", d.replace(['{', '}'], "")));
     for tok in comment.iter().map(String::as_str).chain([result]) {
         if !line.is_empty() && line.len() + tok.len() > 79 {
             out.push_str(line.trim_end());

@@ -551,3 +551,42 @@ fn an_evaluator_error_or_a_stop_ends_the_match_with_an_error() {
         assert_eq!(err, EvalError::Interrupted);
     }
 }
+
+/// What a watcher saw of a game: plies at its start, the moves since, its end.
+type Seen = (usize, Vec<Move>, bool);
+
+/// The watcher sees each game start once after its opening, every move
+/// after it as played, and its end, in both arenas (per game and lockstep).
+#[test]
+fn a_watcher_sees_every_move_of_every_game() {
+    use rafle_arena::{GameEvent, Watcher};
+    let v = Variant::Thai;
+    let e = Hashed::default();
+    for (a, b) in [
+        (player("greedy", v), player("random", v)),
+        (network_side("net", &e, 4), player("random", v)),
+    ] {
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::new(Mutex::new(vec![(0, Vec::new(), false); 4]));
+        let s = seen.clone();
+        let c = ArenaConfig {
+            watcher: Some(Watcher(Arc::new(move |ev: &GameEvent| {
+                let mut s = s.lock().unwrap();
+                match *ev {
+                    GameEvent::Started { game, position, .. } => s[game].0 = position.ply(),
+                    GameEvent::Moved { game, position } => {
+                        s[game].1.push(*position.history().last().unwrap())
+                    }
+                    GameEvent::Ended { record } => s[record.round - 1].2 = true,
+                }
+            }))),
+            ..cfg(4, 3)
+        };
+        let m = play_match(v, &a, &b, &c);
+        let seen = seen.lock().unwrap();
+        for (rec, (start, moves, ended)) in m.games.iter().zip(seen.iter()) {
+            assert!(*ended);
+            assert_eq!(*start, rec.opening_plies);
+            assert_eq!(moves.as_slice(), &rec.moves[rec.opening_plies..]);
+        }
+    }
+}

@@ -192,6 +192,7 @@ pub fn evaluate(
         max_forfeits,
         egtb: tables,
         adjudicate,
+        watcher: None,
     };
     let result = interruptible_also(py, &flags, |stop| {
         cfg.stop = Some(stop.clone());

@@ -17,6 +17,7 @@ mod pdn;
 mod raster;
 mod search;
 mod selfplay;
+mod serve;
 mod settings;
 mod tablebase;
 mod training;
@@ -65,5 +66,7 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .collect();
     m.add("END_REASONS", pyo3::types::PyTuple::new(m.py(), endings)?)?;
     m.add_function(wrap_pyfunction!(raster::svg_to_rgb, m)?)?;
+    m.add_class::<serve::Server>()?;
+    m.add_function(wrap_pyfunction!(serve::serve, m)?)?;
     Ok(())
 }

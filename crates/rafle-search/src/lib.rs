@@ -186,7 +186,7 @@ pub enum Budget {
 pub struct SearchInfo {
     pub depth: Option<u32>,
     /// For the side to move: men for alpha-beta, the value in [-1, 1] for a
-    /// network player.
+    /// network player and for UCT (its chosen move's mean result).
     pub score: Option<f64>,
     pub nodes: u64,
     /// Principal variation, the chosen move first.

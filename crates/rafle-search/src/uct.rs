@@ -46,8 +46,8 @@ pub struct Uct {
     name: String,
     rng: Rng,
     nodes: u64,
-    /// Nodes of the last search.
-    last_nodes: u64,
+    /// What the last search found (nodes; score and PV when it searched).
+    last: SearchInfo,
     /// Endgame tables: their value ends a simulation at a covered node or
     /// rollout position; a covered root plays their move.
     tables: Option<Arc<Tables>>,
@@ -63,7 +63,7 @@ impl Uct {
             name: format!("uct:{}", cfg.simulations),
             rng: Rng::new(seed),
             nodes: 0,
-            last_nodes: 0,
+            last: SearchInfo::default(),
             tables: None,
             control: None,
         }
@@ -88,21 +88,22 @@ impl Player for Uct {
 
     fn choose(&mut self, game: &Game) -> Result<Move, Forfeit> {
         let legal = game.legal_moves();
+        self.last = SearchInfo::default();
         if legal.len() == 1 {
             return Ok(legal[0]);
         }
         let tb = self.tables.as_deref();
         if let Some(m) = tb.and_then(|tb| tables::best_move(tb, game, &mut self.rng)) {
-            self.last_nodes = 0;
             return Ok(m);
         }
-        let (m, n) = rafle_core::with_rules!(self.variant, R => {
+        let info = rafle_core::with_rules!(self.variant, R => {
             let draws = game.draw_state().recent();
             Tree::<R>::new(*game.position(), draws, self.cfg, tb)
                 .run(&mut self.rng, self.control.as_deref())
         });
-        self.nodes += n;
-        self.last_nodes = n;
+        self.nodes += info.nodes;
+        let m = info.pv[0];
+        self.last = info;
         Ok(m)
     }
 
@@ -117,17 +118,20 @@ impl Player for Uct {
         }
     }
 
+    /// Nodes; the score (the chosen move's mean value for the side to
+    /// move, in [-1, 1]) and the PV (the most visited child at each node)
+    /// when it searched.
     fn info(&self) -> SearchInfo {
-        SearchInfo {
-            nodes: self.last_nodes,
-            ..SearchInfo::default()
-        }
+        self.last.clone()
     }
 
     fn set_control(&mut self, control: Option<Arc<SearchControl>>) {
         self.control = control;
     }
 }
+
+/// Longest principal variation reported.
+const PV_LEN: usize = 16;
 
 struct Node {
     pos: Position,
@@ -220,7 +224,8 @@ impl<'a, R: Rules> Tree<'a, R> {
 
     /// Runs the simulations; returns the most visited root move and the
     /// number of tree nodes created (what [`Player::nodes`] counts for UCT).
-    fn run(mut self, rng: &mut Rng, control: Option<&SearchControl>) -> (Move, u64) {
+    /// Runs the simulations; the chosen move is the PV's first.
+    fn run(mut self, rng: &mut Rng, control: Option<&SearchControl>) -> SearchInfo {
         let root = self.draws.mark();
         for _ in 0..self.cfg.simulations {
             if control.is_some_and(SearchControl::should_stop) {
@@ -234,14 +239,36 @@ impl<'a, R: Rules> Tree<'a, R> {
             self.backup(leaf, v);
             self.draws.rewind(root);
         }
-        let root = &self.nodes[0];
-        let best = root
-            .children
-            .iter()
-            .max_by_key(|&&c| self.nodes[c].visits)
-            .and_then(|&c| self.nodes[c].mv)
-            .unwrap_or(root.moves[0]);
-        (best, self.nodes.len() as u64)
+        let most_visited = |n: &Node| {
+            n.children
+                .iter()
+                .copied()
+                .max_by_key(|&c| self.nodes[c].visits)
+        };
+        let mut pv = Vec::new();
+        let mut score = None;
+        let mut at = &self.nodes[0];
+        while let Some(c) = most_visited(at) {
+            let child = &self.nodes[c];
+            let Some(m) = child.mv else { break };
+            if child.visits == 0 || pv.len() >= PV_LEN {
+                break;
+            }
+            if pv.is_empty() {
+                score = Some(2.0 * child.value / child.visits as f64 - 1.0);
+            }
+            pv.push(m);
+            at = child;
+        }
+        if pv.is_empty() {
+            pv.push(self.nodes[0].moves[0]);
+        }
+        SearchInfo {
+            depth: None,
+            score,
+            nodes: self.nodes.len() as u64,
+            pv,
+        }
     }
 
     /// Walks down from the root (extending `self.draws`) to a node to

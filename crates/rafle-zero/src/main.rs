@@ -50,6 +50,8 @@ enum Command {
     Egtb(cli::egtb::EgtbArgs),
     /// A player's Elo on the variant's ladder of reference players; calibrate, show.
     Ladder(cli::ladder::LadderArgs),
+    /// Play, inspect and replay games in the browser (prints the URL).
+    Serve(cli::serve::ServeArgs),
 }
 
 fn run(cmd: Command) -> anyhow::Result<()> {
@@ -69,6 +71,7 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Dxp(a) => cli::dxp::run(a),
         Command::Egtb(a) => cli::egtb::run(a),
         Command::Ladder(a) => cli::ladder::run(a),
+        Command::Serve(a) => cli::serve::run(a),
     }
 }
 

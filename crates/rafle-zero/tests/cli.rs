@@ -208,6 +208,25 @@ fn bad_input_gives_one_line_and_a_non_zero_exit() {
 }
 
 #[test]
+fn serve_refuses_bad_players_files_and_ports() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port().to_string();
+    for (args, needle) in [
+        (&["serve", "--player", "minimax:3"][..], "minimax:3"),
+        (
+            &["serve", "--pdn", "/nonexistent/games.pdn"][..],
+            "cannot read",
+        ),
+        (&["serve", "--port", port.as_str()][..], "cannot listen"),
+    ] {
+        let (code, out, err) = rafle(args);
+        assert_ne!(code, 0, "{args:?}: exit 0 (stdout {out})");
+        assert_eq!(err.lines().count(), 1, "{args:?}: stderr {err:?}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn plot_draws_a_run_whose_opponent_spec_holds_a_comma() {
     // `alphabeta:d=8,t=1s` in a metric name is quoted in metrics.csv.
     let dir = std::env::temp_dir().join(format!("rafle-plot-{}", std::process::id()));

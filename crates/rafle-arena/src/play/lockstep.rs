@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 
 use super::{
     by_player, game_end, opening_game, pair_opening, player_move, player_seed, tell_game_over,
-    ArenaConfig, Effort, End, PairGames, Seat, Side, Tally,
+    ArenaConfig, Effort, End, GameEvent, PairGames, Seat, Side, Tally, Watcher,
 };
 use rafle_search::network::{
     Client, EvalError, EvalStats, Evaluator, LeafSlots, Lockstep, MoveMaker, Request,
@@ -121,7 +121,9 @@ impl Networks {
             }
             for (g, done) in games.iter().zip(&mut recorded) {
                 if !*done && g.end.is_some() {
-                    tally.record(&g.record(variant));
+                    let rec = g.record(variant);
+                    tally.record(&rec);
+                    cfg.tell(GameEvent::Ended { record: &rec });
                     *done = true;
                 }
             }
@@ -171,6 +173,7 @@ struct LiveGame {
     /// The last request and the colour that made it.
     last: Request,
     last_side: usize,
+    watcher: Option<Watcher>,
 }
 
 impl LiveGame {
@@ -213,14 +216,16 @@ impl LiveGame {
         let game = opening_game(variant, opening.0);
         let env = Env::from_game(&game, EnvConfig::default())
             .expect("an opening's own moves replay into its env");
+        let seat = Seat {
+            game: game_index,
+            a_is_white,
+            names,
+            opening_plies: opening.0.len(),
+            opening: opening.1,
+        };
+        cfg.tell(seat.started(&game));
         LiveGame {
-            seat: Seat {
-                game: game_index,
-                a_is_white,
-                names,
-                opening_plies: opening.0.len(),
-                opening: opening.1,
-            },
+            seat,
             game,
             env,
             movers,
@@ -232,6 +237,17 @@ impl LiveGame {
             adjudicator: cfg.adjudicator().map(|_| cfg.egtb.clone().expect("tables")),
             last: Request::default(),
             last_side: 0,
+            watcher: cfg.watcher.clone(),
+        }
+    }
+
+    /// Tells the watcher of the move just played.
+    fn moved(&self) {
+        if let Some(w) = &self.watcher {
+            (w.0)(&GameEvent::Moved {
+                game: self.seat.game,
+                position: &self.game,
+            });
         }
     }
 
@@ -301,7 +317,10 @@ impl Client for LiveGame {
             match &mut self.movers[i] {
                 Mover::Player(p) => {
                     match player_move(p.as_mut(), &mut self.game, &mut self.efforts[i]) {
-                        Ok(m) => self.play_env(&m),
+                        Ok(m) => {
+                            self.play_env(&m);
+                            self.moved();
+                        }
                         Err(end) => self.end_with(end),
                     }
                 }
@@ -334,7 +353,7 @@ impl Client for LiveGame {
                                 e.moves += 1;
                                 self.chain.clear();
                                 match m {
-                                    Some(m) if self.game.play(&m).is_ok() => {}
+                                    Some(m) if self.game.play(&m).is_ok() => self.moved(),
                                     _ => {
                                         debug_assert!(
                                             false,

@@ -78,6 +78,36 @@ pub struct ArenaConfig {
     /// With `egtb`: a game whose position the tables cover ends at once
     /// with their result (`EndReason::Tablebase`).
     pub adjudicate: bool,
+    /// Told of every game's start, moves and end (`rafle eval --watch`).
+    pub watcher: Option<Watcher>,
+}
+
+/// What a watcher of a match is told, on the threads that play the games
+/// (so it should be quick). Games are numbered from 0 in their match; the
+/// matches of a round robin are played one after the other.
+#[derive(Debug)]
+pub enum GameEvent<'a> {
+    /// Game `game` starts, its opening played.
+    Started {
+        game: usize,
+        white: &'a str,
+        black: &'a str,
+        position: &'a Game,
+    },
+    /// A move of game `game` was played; `position` is after it.
+    Moved { game: usize, position: &'a Game },
+    /// Game `record.round - 1` is over.
+    Ended { record: &'a GameRecord },
+}
+
+/// A function told of every [`GameEvent`] of a match.
+#[derive(Clone)]
+pub struct Watcher(pub Arc<dyn Fn(&GameEvent) + Send + Sync>);
+
+impl std::fmt::Debug for Watcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watcher")
+    }
 }
 
 impl ArenaConfig {
@@ -85,6 +115,13 @@ impl ArenaConfig {
         self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Tells the watcher, if there is one.
+    fn tell(&self, event: GameEvent) {
+        if let Some(w) = &self.watcher {
+            (w.0)(&event);
+        }
     }
 }
 
@@ -179,6 +216,7 @@ impl Default for ArenaConfig {
             max_forfeits: 5,
             egtb: None,
             adjudicate: false,
+            watcher: None,
         }
     }
 }
@@ -473,16 +511,18 @@ struct Played {
     effort: [Effort; 2],
 }
 
-/// Plays one game from `opening`; None when stopped.
+/// Plays one game (`seat`'s) from `opening`; None when stopped.
 fn play_game(
     variant: Variant,
     white: &mut dyn Player,
     black: &mut dyn Player,
     opening: &[Move],
     cfg: &ArenaConfig,
+    seat: &Seat,
 ) -> Option<Played> {
     let mut game = opening_game(variant, opening);
     let mut effort = [Effort::default(); 2];
+    cfg.tell(seat.started(&game));
     loop {
         if let Some(end) = game_end(&game, cfg.max_plies, cfg.adjudicator()) {
             return Some(Played { game, end, effort });
@@ -498,6 +538,10 @@ fn play_game(
         if let Err(end) = player_move(p, &mut game, &mut effort[side.index()]) {
             return Some(Played { game, end, effort });
         }
+        cfg.tell(GameEvent::Moved {
+            game: seat.game,
+            position: &game,
+        });
     }
 }
 
@@ -512,6 +556,16 @@ struct Seat {
 }
 
 impl Seat {
+    /// The watcher's news that this seat's game starts at `g`.
+    fn started<'a>(&'a self, g: &'a Game) -> GameEvent<'a> {
+        GameEvent::Started {
+            game: self.game,
+            white: &self.names[0],
+            black: &self.names[1],
+            position: g,
+        }
+    }
+
     /// The record of this seat's game `g`, ended by `end`.
     fn record(&self, variant: Variant, g: &Game, end: End) -> GameRecord {
         let [white, black] = self.names.clone();
@@ -573,10 +627,18 @@ fn play_pair(
             opening_plies: opening.len(),
             opening: desc.clone(),
         };
-        let mut played = play_game(variant, white.as_mut(), black.as_mut(), &opening, cfg)?;
+        let mut played = play_game(
+            variant,
+            white.as_mut(),
+            black.as_mut(),
+            &opening,
+            cfg,
+            &seat,
+        )?;
         tell_game_over([white, black], &played.game, &mut played.end);
         let rec = seat.record(variant, &played.game, played.end);
         bar.record(&rec);
+        cfg.tell(GameEvent::Ended { record: &rec });
         let (ea, eb) = by_player(played.effort, a_is_white);
         out.push((rec, ea, eb));
     }

@@ -19,7 +19,7 @@
 use anyhow::{bail, Context};
 use clap::Args;
 use rafle_arena::elo::Sprt;
-use rafle_arena::{pdn, report, ArenaConfig, Side};
+use rafle_arena::{pdn, report, ArenaConfig, GameRecord, Side};
 use rafle_core::Variant;
 use rafle_engine::notation::Convention;
 use rafle_engine::{EngineOptions, Level};
@@ -107,6 +107,10 @@ pub struct EvalArgs {
     /// (termination "tablebase" in the table and the PDN).
     #[arg(long, requires = "egtb")]
     pub adjudicate: bool,
+    /// Serve the games live on http://127.0.0.1:PORT/ (boards, moves and
+    /// the running score, in the browser) while the match is played.
+    #[arg(long, value_name = "PORT")]
+    pub watch: Option<u16>,
 }
 
 /// The tables of `--egtb DIR` for `variant`, opened once for every player.
@@ -278,7 +282,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     } else {
         a.threads
     };
-    let cfg = ArenaConfig {
+    let mut cfg = ArenaConfig {
         games: a.games,
         seed: a.seed,
         opening_plies: a.opening_plies,
@@ -303,49 +307,38 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         max_forfeits: a.max_forfeits,
         egtb,
         adjudicate: a.adjudicate,
+        watcher: None,
     };
-    let records = if let Some(list) = &a.round_robin {
-        if specs.len() < 2 {
-            bail!("--round-robin needs at least two players, got {list:?}");
-        }
-        let players = specs
-            .iter()
-            .map(|s| {
-                let side = resolve_player(s, variant, a.leaves_per_round, &engines, &players)?;
-                Ok((s.clone(), side))
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let rr = rafle_arena::round_robin(variant, &players, &cfg)?;
-        println!(
-            "variant {variant}, {} games per pairing",
-            cfg.games.div_ceil(2) * 2
-        );
-        print!("{}", report::crosstable(&rr));
-        rr.matches
+    let mut watching = None;
+    if let Some(port) = a.watch {
+        let names: Vec<&str> = match &a.round_robin {
+            Some(_) => specs.iter().map(String::as_str).collect(),
+            None => [
+                a.a.as_ref().or(a.model.as_ref()),
+                a.b.as_ref().or(a.vs.as_ref()),
+            ]
             .into_iter()
-            .flat_map(|(_, _, m)| m.games)
-            .collect()
-    } else {
-        let spec_a = match (&a.a, &a.model) {
-            (Some(s), None) => s.clone(),
-            // A shipped model keeps its own prefix: --model zoo:thai.
-            (None, Some(m)) if m.starts_with("zoo:") => m.clone(),
-            (None, Some(m)) => format!("model:{m}"),
-            _ => bail!("name player A with --a SPEC (or --model PATH), or use --round-robin"),
+            .flatten()
+            .map(String::as_str)
+            .collect(),
         };
-        let spec_b = match (&a.b, &a.vs) {
-            (Some(s), None) | (None, Some(s)) => s.clone(),
-            _ => bail!("name player B with --b SPEC (or --vs SPEC)"),
-        };
-        let pa = resolve_player(&spec_a, variant, a.leaves_per_round, &engines, &players)?;
-        let pb = resolve_player(&spec_b, variant, a.leaves_per_round, &engines, &players)?;
-        let m = rafle_arena::play_match(variant, &pa, &pb, &cfg)?;
-        print!("{}", report::match_table(&m));
-        if let Some(line) = ladder_line(variant, &spec_b, &m) {
-            println!("{line}");
-        }
-        m.games
-    };
+        let title = format!("{variant}: {}, {} games", names.join(" vs "), a.games);
+        let (watch, server) = start_watch(variant, title, port)?;
+        cfg.watcher = Some(watch.watcher());
+        watching = Some((watch, server));
+    }
+    let played = play(&a, variant, &specs, &cfg, &engines, &players);
+    if let Some((watch, server)) = watching {
+        watch.finish(match &played {
+            Ok((table, _)) => table.clone(),
+            Err(e) => format!("error: {e:#}"),
+        });
+        // The pages following the match get its final table first.
+        watch.wait_delivered(Duration::from_secs(5));
+        server.stop();
+    }
+    let (table, records) = played?;
+    print!("{table}");
     // Forfeits with what happened (the move and position, the exit status).
     for g in records.iter().filter(|g| g.detail.is_some()) {
         eprintln!(
@@ -380,6 +373,79 @@ fn ladder_line(variant: Variant, spec_b: &str, m: &rafle_arena::MatchResult) -> 
         "ladder: {} is {:.0} [{:.0}, {:.0}] on the {variant} ladder; {}'s score puts it at {:.0} [{:.0}, {:.0}]",
         rung.spec, rung.elo, rung.lo, rung.hi, m.a, fit.elo, lo, hi
     ))
+}
+
+/// Plays the match or round robin of `a`: the table to print and every game.
+fn play(
+    a: &EvalArgs,
+    variant: Variant,
+    specs: &[String],
+    cfg: &ArenaConfig,
+    engines: &EngineOptions,
+    players: &PlayerOptions,
+) -> anyhow::Result<(String, Vec<GameRecord>)> {
+    Ok(if let Some(list) = &a.round_robin {
+        if specs.len() < 2 {
+            bail!("--round-robin needs at least two players, got {list:?}");
+        }
+        let players = specs
+            .iter()
+            .map(|s| {
+                let side = resolve_player(s, variant, a.leaves_per_round, engines, players)?;
+                Ok((s.clone(), side))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let rr = rafle_arena::round_robin(variant, &players, cfg)?;
+        let table = format!(
+            "variant {variant}, {} games per pairing\n{}",
+            cfg.games.div_ceil(2) * 2,
+            report::crosstable(&rr)
+        );
+        let games = rr
+            .matches
+            .into_iter()
+            .flat_map(|(_, _, m)| m.games)
+            .collect();
+        (table, games)
+    } else {
+        let spec_a = match (&a.a, &a.model) {
+            (Some(s), None) => s.clone(),
+            // A shipped model keeps its own prefix: --model zoo:thai.
+            (None, Some(m)) if m.starts_with("zoo:") => m.clone(),
+            (None, Some(m)) => format!("model:{m}"),
+            _ => bail!("name player A with --a SPEC (or --model PATH), or use --round-robin"),
+        };
+        let spec_b = match (&a.b, &a.vs) {
+            (Some(s), None) | (None, Some(s)) => s.clone(),
+            _ => bail!("name player B with --b SPEC (or --vs SPEC)"),
+        };
+        let pa = resolve_player(&spec_a, variant, a.leaves_per_round, engines, players)?;
+        let pb = resolve_player(&spec_b, variant, a.leaves_per_round, engines, players)?;
+        let m = rafle_arena::play_match(variant, &pa, &pb, cfg)?;
+        let mut table = report::match_table(&m);
+        if let Some(line) = ladder_line(variant, &spec_b, &m) {
+            table.push_str(&line);
+            table.push('\n');
+        }
+        (table, m.games)
+    })
+}
+
+/// The watch of `rafle eval --watch PORT` and its server on loopback.
+fn start_watch(
+    variant: Variant,
+    title: String,
+    port: u16,
+) -> anyhow::Result<(std::sync::Arc<rafle_serve::Watch>, rafle_serve::Server)> {
+    let watch = rafle_serve::Watch::new(title);
+    let config = rafle_serve::ServeConfig {
+        watch: Some(watch.clone()),
+        ..rafle_serve::ServeConfig::new(variant, Vec::new())
+    };
+    let server = rafle_serve::start(config, "127.0.0.1", port)
+        .with_context(|| format!("--watch: cannot listen on 127.0.0.1:{port}"))?;
+    eprintln!("watch the games at {}", server.url());
+    Ok((watch, server))
 }
 
 #[cfg(test)]

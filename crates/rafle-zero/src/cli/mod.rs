@@ -13,6 +13,7 @@ pub mod perft;
 pub mod plot;
 #[cfg(feature = "torch")]
 pub mod search;
+pub mod serve;
 pub mod show;
 #[cfg(feature = "torch")]
 pub mod train;
