@@ -2,24 +2,14 @@
 //! a build of a small slice, its statistics, probes that agree with the
 //! crate's, and bad input as one line on stderr with a non-zero exit.
 
+mod common;
+
 use rafle_core::rng::Rng;
 use rafle_core::{Game, Variant};
 use rafle_egtb::index::Indexer;
 use rafle_egtb::{Material, Tablebase};
-use std::process::Command;
 
-/// (exit code, stdout, stderr) of `rafle args...`.
-fn rafle(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rafle"))
-        .args(args)
-        .output()
-        .expect("run rafle");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::rafle;
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = rafle(args);

@@ -4,19 +4,9 @@
 //! ladder of another variant or none, no games) as one line on stderr with
 //! a non-zero exit. Few processes: each start loads libtorch.
 
-use std::process::Command;
+mod common;
 
-fn rafle(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rafle"))
-        .args(args)
-        .output()
-        .expect("run rafle");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::rafle;
 
 /// The Elo and interval of the line `elo E [lo, hi]`.
 fn elo_line(out: &str) -> (f64, f64, f64) {
