@@ -227,6 +227,24 @@ pub struct NetConfig {
     pub value_hidden: usize,
 }
 
+impl NetConfig {
+    /// Checks every value (bounded: a network too large to allocate is
+    /// refused here, not by the allocator); the error names the field,
+    /// after `prefix`.
+    pub fn validate(&self, prefix: &str) -> Result<()> {
+        let field = |f: &str| format!("{prefix}{f}");
+        check(self.blocks <= 64, &field("blocks"), "<= 64")?;
+        for (f, v) in [
+            ("channels", self.channels),
+            ("policy_channels", self.policy_channels),
+            ("value_hidden", self.value_hidden),
+        ] {
+            check((1..=1024).contains(&v), &field(f), "in 1..=1024")?;
+        }
+        Ok(())
+    }
+}
+
 /// Batched self-play.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -427,14 +445,7 @@ impl Config {
             "run.time_limit_min",
             ">= 0",
         )?;
-        check(self.net.blocks <= 64, "net.blocks", "<= 64")?;
-        check(
-            (1..=1024).contains(&self.net.channels),
-            "net.channels",
-            "in 1..=1024",
-        )?;
-        check(self.net.policy_channels >= 1, "net.policy_channels", ">= 1")?;
-        check(self.net.value_hidden >= 1, "net.value_hidden", ">= 1")?;
+        self.net.validate("net.")?;
         self.search
             .validate("search.")
             .map_err(anyhow::Error::msg)?;

@@ -4,6 +4,7 @@
 //! brings.
 //!
 //! - [`config`]: the run configuration (one TOML file, one struct per table).
+//! - [`checkpoint`]: a checkpoint's metadata (`latest.json`), read and checked.
 //! - [`bootstrap`]: a teacher's games as the first training samples.
 //! - [`selfplay`]: games in lockstep searching with one evaluator, turning
 //!   full searches into training [`sample`]s.
@@ -13,6 +14,7 @@
 //! - [`tensorboard`]: the same rows as TensorBoard event files.
 
 pub mod bootstrap;
+pub mod checkpoint;
 pub mod config;
 pub mod metrics;
 pub mod replay;

@@ -5,6 +5,8 @@
 //! ```text
 //! RUN_DIR/latest.safetensors   network weights (VarStore names, see net.rs)
 //! RUN_DIR/latest.json          Metadata: config, step, variant, network shape
+//!                              (rafle_train::checkpoint, shared with the
+//!                              Python learner)
 //! RUN_DIR/optimizer.safetensors optimiser moments
 //! RUN_DIR/replay.safetensors   replay window (rafle_train::replay, shared
 //!                              with the Python learner)
@@ -21,47 +23,28 @@
 //!
 //! The metadata is renamed last: it names the step the other files belong to.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use rafle_core::atomic::replace_with as atomic;
 use rafle_env::{Env, EnvConfig};
-use serde::{Deserialize, Serialize};
 use tch::{Device, Tensor};
 
-use crate::net::{Net, NetShape};
+use crate::net::Net;
 use crate::optim::Optimizer;
 use crate::replay::Batch;
 use crate::train::batch_losses;
-use rafle_train::config::Config;
 use rafle_train::config::InferenceDtype;
 use rafle_train::replay::Replay;
 
+pub use rafle_train::checkpoint::{meta_path, read_meta, Metadata, META};
+
 pub const WEIGHTS: &str = "latest.safetensors";
-pub const META: &str = "latest.json";
 pub const OPTIMIZER: &str = "optimizer.safetensors";
 pub const REPLAY: &str = "replay.safetensors";
 pub const PROBE: &str = "latest.probe.safetensors";
 /// Positions in the probe file.
 pub const PROBE_POSITIONS: usize = 4;
-
-/// What `latest.json` holds.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Metadata {
-    pub variant: String,
-    pub shape: NetShape,
-    /// Training steps taken.
-    pub step: u64,
-    /// Iterations completed.
-    pub iteration: u64,
-    /// Self-play games finished.
-    pub games: u64,
-    /// Training positions generated.
-    pub positions: u64,
-    /// Wall time of the run so far, seconds.
-    pub elapsed_s: f64,
-    pub config: Config,
-}
 
 /// Saves everything a resume needs into `dir`.
 pub fn save(
@@ -83,21 +66,8 @@ pub fn save(
     }
     atomic(&dir.join(PROBE), |p| write_probe(net, p))?;
     atomic(&dir.join(META), |p| {
-        let text = serde_json::to_string_pretty(meta)?;
-        std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))
+        std::fs::write(p, meta.to_json()).with_context(|| format!("cannot write {}", p.display()))
     })
-}
-
-/// The metadata file next to a weights file (`X.safetensors` -> `X.json`).
-pub fn meta_path(weights: &Path) -> PathBuf {
-    weights.with_extension("json")
-}
-
-pub fn read_meta(path: &Path) -> Result<Metadata> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read checkpoint metadata {}", path.display()))?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("{} is not rafle checkpoint metadata", path.display()))
 }
 
 /// Loads a network from a weights file and its metadata.

@@ -16,14 +16,12 @@
 //! `blocks.0.bn1.running_mean`, ...) are the ones `python/rafle/model.py` uses.
 
 use anyhow::{bail, Result};
-use rafle_core::Variant;
-use serde::{Deserialize, Serialize};
 use tch::nn;
 use tch::{Device, Kind, Tensor};
 
 use rafle_search::network::evaluator::{cpu_has_fast_bf16, BF16_BATCH, SMALL_BATCH};
 use rafle_search::network::{EvalError, Evaluator, Leaves};
-use rafle_train::config::{Device as DeviceChoice, InferenceDtype, NetConfig};
+use rafle_train::config::{Device as DeviceChoice, InferenceDtype};
 
 /// 1x1 channels of the value head.
 pub const VALUE_CHANNELS: i64 = 2;
@@ -31,43 +29,7 @@ pub const VALUE_CHANNELS: i64 = 2;
 pub const ILLEGAL_LOGIT: f64 = -1e9;
 
 /// Everything needed to rebuild the network; stored in checkpoint metadata.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct NetShape {
-    pub variant: String,
-    pub planes: usize,
-    pub board: usize,
-    pub actions: usize,
-    pub blocks: usize,
-    pub channels: usize,
-    pub policy_channels: usize,
-    pub value_hidden: usize,
-}
-
-impl NetShape {
-    pub fn new(variant: Variant, cfg: &NetConfig) -> NetShape {
-        let env = rafle_env::Env::of(variant);
-        let [planes, board, _] = env.observation_shape();
-        NetShape {
-            variant: variant.name().to_string(),
-            planes,
-            board,
-            actions: env.num_actions(),
-            blocks: cfg.blocks,
-            channels: cfg.channels,
-            policy_channels: cfg.policy_channels,
-            value_hidden: cfg.value_hidden,
-        }
-    }
-
-    /// Floats in one observation.
-    pub fn obs_len(&self) -> usize {
-        self.planes * self.board * self.board
-    }
-
-    pub fn variant(&self) -> Result<Variant> {
-        Ok(self.variant.parse::<Variant>()?)
-    }
-}
+pub use rafle_train::checkpoint::NetShape;
 
 /// The device a config names: `auto` picks CUDA when present.
 pub fn device(choice: DeviceChoice) -> Result<Device> {
