@@ -18,14 +18,17 @@
 //!
 //! A file is written under a temporary name and renamed when complete, so a
 //! reader never sees half a table; one that fails any check (a truncated or
-//! corrupted file, another variant's or another slice's) is refused with an
-//! error naming it.
+//! corrupted file, another variant's or another slice's, a header whose
+//! index count is not its slice's or whose figures are not its codes') is
+//! refused with an error naming it. A file that reads is byte for byte the
+//! one [`encode`] makes of its codes (rafle-props checks this on any bytes).
 
+use crate::index::Indexer;
 use crate::material::Material;
 use crate::value::Value;
 use rafle_core::Variant;
 use std::fs;
-use std::io::Write;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"RAFLEGTB";
@@ -51,9 +54,14 @@ pub struct SliceStats {
 impl SliceStats {
     /// The figures of a table's codes.
     pub fn of(material: Material, codes: &[u16]) -> SliceStats {
+        SliceStats::tally(material, codes.iter().copied())
+    }
+
+    /// The figures of codes one by one (no copy of a table read back).
+    fn tally(material: Material, codes: impl Iterator<Item = u16>) -> SliceStats {
         let mut s = SliceStats {
             material,
-            indices: codes.len() as u64,
+            indices: 0,
             positions: 0,
             wins: 0,
             draws: 0,
@@ -62,7 +70,8 @@ impl SliceStats {
             longest_loss: 0,
             bytes: 0,
         };
-        for &c in codes {
+        for c in codes {
+            s.indices += 1;
             match Value::from_code(c) {
                 None => {}
                 Some(Value::Draw) => s.draws += 1,
@@ -77,7 +86,7 @@ impl SliceStats {
             }
         }
         s.positions = s.wins + s.draws + s.losses;
-        s.bytes = HEADER as u64 + codes.len() as u64 * width(&s) as u64;
+        s.bytes = HEADER as u64 + s.indices * width(&s) as u64;
         s
     }
 }
@@ -132,26 +141,40 @@ fn header(v: Variant, s: &SliceStats, width: usize) -> Vec<u8> {
     h
 }
 
+/// The bytes of the file holding `codes` as slice `m` of `v`, and their
+/// figures.
+pub fn encode(v: Variant, m: Material, codes: &[u16]) -> (SliceStats, Vec<u8>) {
+    let stats = SliceStats::of(m, codes);
+    let w = width(&stats);
+    let mut bytes = header(v, &stats, w);
+    bytes.reserve_exact(codes.len() * w);
+    if w == 1 {
+        bytes.extend(codes.iter().map(|&c| c as u8));
+    } else {
+        bytes.extend(codes.iter().flat_map(|c| c.to_le_bytes()));
+    }
+    seal(&mut bytes);
+    (stats, bytes)
+}
+
+/// Writes the checksum of a file's bytes (header and codes) into its
+/// header.
+pub fn seal(bytes: &mut [u8]) {
+    if bytes.len() < HEADER {
+        return;
+    }
+    bytes[88..96].fill(0);
+    let sum = checksum(&bytes[..HEADER], &bytes[HEADER..]);
+    bytes[88..96].copy_from_slice(&sum.to_le_bytes());
+}
+
 /// Writes a slice's codes to `dir`, atomically (temporary name, then
 /// rename). Returns its figures.
 pub fn write(dir: &Path, v: Variant, m: Material, codes: &[u16]) -> Result<SliceStats, String> {
-    let stats = SliceStats::of(m, codes);
-    let w = width(&stats);
-    let body: Vec<u8> = if w == 1 {
-        codes.iter().map(|&c| c as u8).collect()
-    } else {
-        codes.iter().flat_map(|c| c.to_le_bytes()).collect()
-    };
-    let mut head = header(v, &stats, w);
-    let sum = checksum(&head, &body);
-    head[88..96].copy_from_slice(&sum.to_le_bytes());
+    let (stats, bytes) = encode(v, m, codes);
     let target = path(dir, m);
-    rafle_core::atomic::replace_with(&target, |tmp| {
-        let mut f = fs::File::create(tmp)?;
-        f.write_all(&head)?;
-        f.write_all(&body)
-    })
-    .map_err(|e| format!("{}: {e}", target.display()))?;
+    rafle_core::atomic::replace_with(&target, |tmp| fs::write(tmp, &bytes))
+        .map_err(|e| format!("{}: {e}", target.display()))?;
     Ok(stats)
 }
 
@@ -173,6 +196,11 @@ impl Table {
         } else {
             u16::from_le_bytes([self.data[2 * i], self.data[2 * i + 1]])
         }
+    }
+
+    /// Every code, by index.
+    pub fn codes(&self) -> Vec<u16> {
+        (0..self.stats.indices).map(|i| self.code(i)).collect()
     }
 
     /// A table from codes in memory (a build's own, before it is read back).
@@ -237,6 +265,14 @@ fn read_header(
         longest_loss: u16_at(head, 82),
         bytes: len,
     };
+    // The slice's own index size, not the header's, bounds what is read.
+    let slice = Indexer::new(v).slice(m).map_err(|e| bad(&e))?;
+    if stats.indices != slice.size {
+        return Err(bad(&format!(
+            "corrupted (its header says {} indices, slice {m} has {})",
+            stats.indices, slice.size
+        )));
+    }
     let size = (stats.indices)
         .checked_mul(width as u64)
         .and_then(|b| b.checked_add(HEADER as u64));
@@ -245,16 +281,19 @@ fn read_header(
             "truncated or corrupted (its size does not match its header)",
         ));
     }
+    // Reserved bytes and padding: the header is the one the writer makes.
+    if head[..88] != header(v, &stats, width)[..88] {
+        return Err(bad("corrupted (a reserved header byte is set)"));
+    }
     Ok((stats, width))
 }
 
-/// Reads and checks the table of slice `m` of variant `v` in `dir`.
-pub fn read(dir: &Path, v: Variant, m: Material) -> Result<Table, String> {
-    let file = path(dir, m);
-    let bytes = fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let (stats, width) = read_header(&file, &bytes, v, m, bytes.len() as u64)?;
+/// Checks a whole file's bytes (header, checksum, and figures that match
+/// the codes), naming `file` in any error.
+pub fn decode(file: &Path, mut bytes: Vec<u8>, v: Variant, m: Material) -> Result<Table, String> {
+    let (stats, width) = read_header(file, &bytes, v, m, bytes.len() as u64)?;
+    let stored = u64_at(&bytes, 88);
     let mut head = bytes[..HEADER].to_vec();
-    let stored = u64_at(&head, 88);
     head[88..96].fill(0);
     if checksum(&head, &bytes[HEADER..]) != stored {
         return Err(format!(
@@ -262,9 +301,37 @@ pub fn read(dir: &Path, v: Variant, m: Material) -> Result<Table, String> {
             file.display()
         ));
     }
-    let mut data = bytes;
-    data.drain(..HEADER);
-    Ok(Table { stats, width, data })
+    bytes.drain(..HEADER);
+    let table = Table {
+        stats,
+        width,
+        data: bytes,
+    };
+    let own = SliceStats {
+        bytes: stats.bytes,
+        ..SliceStats::tally(m, (0..stats.indices).map(|i| table.code(i)))
+    };
+    if own != stats || width != self::width(&own) {
+        return Err(format!(
+            "{}: corrupted (its header's figures do not match its codes)",
+            file.display()
+        ));
+    }
+    Ok(table)
+}
+
+/// Reads and checks the table of slice `m` of variant `v` in `dir`. The
+/// header is checked before the codes are read: no more is read than the
+/// slice's table holds.
+pub fn read(dir: &Path, v: Variant, m: Material) -> Result<Table, String> {
+    let file = path(dir, m);
+    let cannot = |e: std::io::Error| format!("{}: {e}", file.display());
+    let stats = read_stats(dir, v, m)?;
+    let mut bytes = Vec::with_capacity(stats.bytes as usize);
+    fs::File::open(&file)
+        .and_then(|f| f.take(stats.bytes).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    decode(&file, bytes, v, m)
 }
 
 /// The figures of a slice's table from its header alone (`rafle egtb stats`).
@@ -278,4 +345,54 @@ pub fn read_stats(dir: &Path, v: Variant, m: Material) -> Result<SliceStats, Str
     std::io::Read::read_exact(&mut f, &mut head)
         .map_err(|_| format!("{}: truncated (no complete header)", file.display()))?;
     Ok(read_header(&file, &head, v, m, len)?.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Code;
+
+    fn slice() -> (Variant, Material, u64) {
+        let v = Variant::English;
+        let m = Material::example(v);
+        (v, m, Indexer::new(v).slice(m).unwrap().size)
+    }
+
+    /// A header whose index count is not the slice's is refused on its own,
+    /// before the codes are read (a hostile count cannot make a reader
+    /// allocate, nor a probe index past the codes), even when the file's
+    /// size and checksum agree with it.
+    #[test]
+    fn a_header_must_count_its_slices_indices() {
+        let (v, m, size) = slice();
+        let dir = std::env::temp_dir().join(format!("rafle-egtb-count-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let codes = vec![Code::DRAW; size as usize];
+        let (_, good) = encode(v, m, &codes);
+        let f = path(&dir, m);
+        for indices in [size - 1, size + (1 << 28)] {
+            let mut bytes = good.clone();
+            bytes[40..48].copy_from_slice(&indices.to_le_bytes());
+            bytes[64..72].copy_from_slice(&indices.to_le_bytes()); // draws
+            bytes.resize(HEADER + indices.min(size) as usize, 1);
+            seal(&mut bytes);
+            fs::write(&f, &bytes).unwrap();
+            // The larger one as a sparse file of the size its header says.
+            fs::File::options()
+                .write(true)
+                .open(&f)
+                .unwrap()
+                .set_len(HEADER as u64 + indices)
+                .unwrap();
+            for e in [
+                read(&dir, v, m).unwrap_err(),
+                read_stats(&dir, v, m).unwrap_err(),
+            ] {
+                assert!(e.contains(&format!("says {indices} indices")), "{e}");
+            }
+        }
+        fs::write(&f, &good).unwrap();
+        assert_eq!(read(&dir, v, m).unwrap().codes(), codes);
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

@@ -44,7 +44,9 @@ fn replay_of(g: u64) -> Replay {
 
 /// Tablebase codes of generation `g` (any codes: only whole files matter).
 fn codes_of(g: u64) -> Vec<u16> {
-    (0..20_000u64).map(|i| ((i ^ g) % 7) as u16).collect()
+    let (v, m) = slice();
+    let size = rafle_egtb::index::Indexer::new(v).slice(m).unwrap().size;
+    (0..size).map(|i| ((i ^ g) % 7) as u16).collect()
 }
 
 #[test]
