@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 pub type Property = fn(&[u8]);
 
 /// Every property by its target name.
-pub const TARGETS: [(&str, Property); 10] = [
+pub const TARGETS: [(&str, Property); 12] = [
     ("fen", fen),
     ("moves", moves),
     ("pdn", pdn),
@@ -32,6 +32,8 @@ pub const TARGETS: [(&str, Property); 10] = [
     ("player_spec", player_spec),
     ("run_config", run_config),
     ("replay_file", replay_file),
+    ("checkpoint_meta", checkpoint_meta),
+    ("egtb_file", egtb_file),
 ];
 
 /// The variant the first byte names, and the rest as text (bytes that
@@ -330,5 +332,67 @@ pub fn replay_file(data: &[u8]) {
             s.policy.iter().map(|&(a, p)| (a, p.to_bits())).collect()
         };
         assert_eq!(bits(a), bits(b));
+    }
+}
+
+/// Asserts that a reader's error is one line that starts with the file's
+/// name.
+fn one_line_naming(e: &str, name: &str) {
+    assert!(
+        !e.contains('\n') && e.starts_with(name),
+        "not a one-line error naming {name}: {e:?}"
+    );
+}
+
+/// Checkpoint metadata (`latest.json`): text that reads writes back to
+/// JSON that reads to the same metadata and writes the same; text that
+/// does not is a one-line error naming the file.
+pub fn checkpoint_meta(data: &[u8]) {
+    use rafle_train::checkpoint::Metadata;
+    let text = String::from_utf8_lossy(data);
+    let meta = match Metadata::parse(&text, "latest.json") {
+        Ok(m) => m,
+        Err(e) => return one_line_naming(&format!("{e:#}"), "latest.json"),
+    };
+    let printed = meta.to_json();
+    let again = Metadata::parse(&printed, "printed")
+        .unwrap_or_else(|e| panic!("metadata read, its print does not: {e:#}\n{printed}"));
+    assert_eq!(again, meta);
+    assert_eq!(again.to_json(), printed);
+}
+
+/// Endgame table files: bytes that read are exactly the file the writer
+/// makes of the codes read; any others are a one-line error naming the
+/// file. The first byte chooses the variant (its bits above the lowest)
+/// and, when even, writes the right checksum into the rest, as a hostile
+/// writer could, so that the checks past it are reached. The slice is the
+/// one the header names.
+pub fn egtb_file(data: &[u8]) {
+    use rafle_egtb::{file, Material};
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let v = Variant::ALL[(first >> 1) as usize % Variant::ALL.len()];
+    let mut bytes = rest.to_vec();
+    if first & 1 == 0 {
+        file::seal(&mut bytes);
+    }
+    let m = match bytes.get(32..36) {
+        Some(&[own_men, own_kings, opp_men, opp_kings]) => Material {
+            own_men,
+            own_kings,
+            opp_men,
+            opp_kings,
+        },
+        _ => Material::example(v),
+    };
+    let name = std::path::Path::new("slice.egtb");
+    match file::decode(name, bytes.clone(), v, m) {
+        Err(e) => one_line_naming(&e, "slice.egtb: "),
+        Ok(table) => {
+            let (stats, again) = file::encode(v, m, &table.codes());
+            assert_eq!(stats, table.stats);
+            assert!(again == bytes, "{v} {m}: read, but written back differs");
+        }
     }
 }

@@ -244,6 +244,122 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config(60))]
+
+    #[test]
+    fn checkpoint_meta_edited(edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(JSON_EDITS)), 0..4)) {
+        let mut lines: Vec<String> = META.lines().map(String::from).collect();
+        for (at, edit) in edits {
+            let i = at.index(lines.len());
+            match edit {
+                "" => { lines.remove(i); }
+                e => {
+                    // Keep the key, change the value (or the whole line).
+                    lines[i] = match lines[i].split_once(':') {
+                        Some((key, _)) => format!("{key}: {e},"),
+                        None => e.to_string(),
+                    };
+                }
+            }
+        }
+        props::checkpoint_meta(lines.join("\n").as_bytes())
+    }
+
+    #[test]
+    fn checkpoint_meta_any_bytes(d in bytes()) { props::checkpoint_meta(&d) }
+
+    #[test]
+    fn egtb_files_damaged(
+        codes in prop::collection::vec(0u16..600, 1..64),
+        first in any::<u8>(),
+        sets in prop::collection::vec((0usize..96, any::<u8>()), 0..3),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut d = egtb_bytes(&codes, first);
+        for (at, b) in sets {
+            d[1 + at] = b;
+        }
+        let len = d.len();
+        d.truncate(len - cut.index(len / 8 + 1));
+        props::egtb_file(&d)
+    }
+
+    #[test]
+    fn egtb_files_any_bytes(d in bytes()) { props::egtb_file(&d) }
+}
+
+/// The first byte of an egtb_file input that names `v` (and asks for the
+/// checksum to be made right when `seal`).
+fn egtb_first(v: rafle_core::Variant, seal: bool) -> u8 {
+    let i = rafle_core::Variant::ALL
+        .iter()
+        .position(|&w| w == v)
+        .unwrap();
+    (i as u8) << 1 | !seal as u8
+}
+
+/// An egtb_file input: a table of a variant's smallest king slice with
+/// `codes` repeated over its indices; the lowest bit of `first` as the
+/// property reads it, its variant one of the first few.
+fn egtb_bytes(codes: &[u16], first: u8) -> Vec<u8> {
+    use rafle_egtb::{file, index::Indexer, Material};
+    let v = rafle_core::Variant::ALL[(first >> 1) as usize % 4];
+    let m: Material = "0m1k-0m1k".parse().unwrap();
+    let size = Indexer::new(v).slice(m).unwrap().size as usize;
+    let all: Vec<u16> = codes.iter().copied().cycle().take(size).collect();
+    let mut d = vec![egtb_first(v, first & 1 == 0)];
+    d.extend(file::encode(v, m, &all).1);
+    d
+}
+
+#[test]
+fn a_table_written_reads_back_and_damage_is_refused() {
+    // Without this, the properties above could pass by refusing every file.
+    let d = egtb_bytes(&[0, 2, 5, 300], 0);
+    props::egtb_file(&d);
+    let v = rafle_core::Variant::ALL[0];
+    let m = "0m1k-0m1k".parse().unwrap();
+    let name = std::path::Path::new("t.egtb");
+    let table = rafle_egtb::file::decode(name, d[1..].to_vec(), v, m).unwrap();
+    let codes = table.codes();
+    assert_eq!(&codes[..5], &[0, 2, 5, 300, 0]);
+    assert_eq!(d.len(), 1 + 96 + 2 * codes.len()); // 300 takes two bytes
+    let mut bad = d[1..].to_vec();
+    bad[100] ^= 1;
+    assert!(rafle_egtb::file::decode(name, bad, v, m)
+        .unwrap_err()
+        .contains("checksum"));
+    let meta = rafle_train::checkpoint::Metadata::parse(META, "m").unwrap();
+    assert_eq!(meta.variant, "english");
+    props::checkpoint_meta(META.as_bytes());
+}
+
+/// Checkpoint metadata of the repository's own (a shipped model's).
+const META: &str = include_str!("../../../python/rafle/zoo/english.json");
+/// JSON values put in place of a metadata line's (or the line: "" deletes it).
+const JSON_EDITS: &[&str] = &[
+    "",
+    "0",
+    "-1",
+    "1e300",
+    "1e400",
+    "null",
+    "\"x\"",
+    "[",
+    "{",
+    "}",
+    "true",
+    "18446744073709551616",
+    "4294967296",
+    "\"thai\"",
+    "\"international\"",
+    "0.5",
+    "\"\"",
+    "{}",
+    "[]",
+];
+
 /// A run configuration of the repository's own.
 const CONFIG: &str = include_str!("../../../configs/english.toml");
 /// Values put in place of a config line's (or the line: "" deletes it).
