@@ -165,3 +165,52 @@ pub fn read_meta(path: &Path) -> Result<Metadata> {
     }
     Metadata::parse(&text, &path.display().to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shipped model's metadata with one value replaced.
+    fn edited(path: &[&str], value: serde_json::Value) -> String {
+        let text = include_str!("../../../python/rafle/zoo/english.json");
+        let mut json: serde_json::Value = serde_json::from_str(text).unwrap();
+        let (last, parents) = path.split_last().unwrap();
+        let mut at = &mut json;
+        for p in parents {
+            at = &mut at[*p];
+        }
+        at[*last] = value;
+        json.to_string()
+    }
+
+    /// Metadata that would make a network too large to allocate, or of
+    /// another shape than its variant's, is refused before any tensor is
+    /// made, in one line naming the file and the field.
+    #[test]
+    fn hostile_shapes_and_disagreements_are_refused() {
+        let ok = edited(&["step"], 7.into());
+        assert_eq!(Metadata::parse(&ok, "m.json").unwrap().step, 7);
+        for (path, value, want) in [
+            (
+                &["shape", "channels"][..],
+                1_000_000_000.into(),
+                "shape.channels",
+            ),
+            (&["shape", "value_hidden"], 0.into(), "shape.value_hidden"),
+            (&["shape", "actions"], 895.into(), "896 actions"),
+            (&["shape", "variant"], "hexapawn".into(), "shape.variant"),
+            (&["variant"], "thai".into(), "run.variant is english"),
+            (&["elapsed_s"], (-1.0).into(), "elapsed_s"),
+            (&["config", "train", "lr"], 0.into(), "train.lr"),
+        ] {
+            let e = format!(
+                "{:#}",
+                Metadata::parse(&edited(path, value), "m.json").unwrap_err()
+            );
+            assert!(
+                e.starts_with("m.json: ") && e.contains(want) && !e.contains('\n'),
+                "{path:?}: {e}"
+            );
+        }
+    }
+}
