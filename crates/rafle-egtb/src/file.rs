@@ -242,6 +242,11 @@ fn read_header(
     let name_end = head[16..32].iter().position(|&b| b == 0).unwrap_or(16);
     let name = String::from_utf8_lossy(&head[16..16 + name_end]).to_string();
     if name != v.name() {
+        // Quoted, escaped, unless a plain name (a variant's).
+        let name = match name.chars().all(|c| c.is_ascii_alphanumeric()) {
+            true => name,
+            false => format!("{name:?}"),
+        };
         return Err(bad(&format!("a table of {name}, not {v}")));
     }
     let got = Material {

@@ -114,9 +114,15 @@ impl Metadata {
     /// Reads metadata from JSON text and checks it; `name` (the file)
     /// starts every error.
     pub fn parse(text: &str, name: &str) -> Result<Metadata> {
-        let meta: Metadata = serde_json::from_str(text)
-            .with_context(|| format!("{name} is not rafle checkpoint metadata"))?;
-        meta.validate().with_context(|| format!("{name}"))?;
+        // Messages quote what they read (a field's name, a spec) as is.
+        let meta: Metadata = serde_json::from_str(text).map_err(|e| {
+            anyhow::anyhow!(
+                "{name} is not rafle checkpoint metadata: {}",
+                one_line(&e.to_string())
+            )
+        })?;
+        meta.validate()
+            .map_err(|e| anyhow::anyhow!("{name}: {}", one_line(&format!("{e:#}"))))?;
         Ok(meta)
     }
 
@@ -142,6 +148,18 @@ impl Metadata {
         }
         self.config.validate().context("config")
     }
+}
+
+/// `text` with its control characters (line breaks) escaped.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c.is_control() {
+            true => out.extend(c.escape_default()),
+            false => out.push(c),
+        }
+    }
+    out
 }
 
 /// The metadata file next to a weights file (`X.safetensors` -> `X.json`).
