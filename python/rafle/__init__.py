@@ -33,7 +33,7 @@ VecEnv (see docs/how-to/rl-view.md for the planes and the action codec):
   multi-capture counts once however many actions (jumps) it takes.
 
 Autoreset modes (``VecEnv(..., autoreset=...)``; Gymnasium's names and
-meaning, https://farama.org/Vector-Autoreset-Mode)::
+meaning, https://farama.org/Vector-Autoreset-Mode):
 
     ============  =============================================================
     mode          what follows the step that ends env i's game
@@ -47,7 +47,7 @@ meaning, https://farama.org/Vector-Autoreset-Mode)::
                   ``reset(mask=...)`` (Gymnasium: ``options={"reset_mask": m}``)
     ============  =============================================================
 
-``VecEnv.step`` info (K = envs whose game ended in this step)::
+``VecEnv.step`` info (K = envs whose game ended in this step):
 
     ==================  ======================  =================================
     key                 shape / type            meaning

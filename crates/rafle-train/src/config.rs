@@ -24,7 +24,7 @@ pub use rafle_search::network::{Algorithm, SearchParams};
 pub struct Config {
     /// What to train and where to write it.
     pub run: RunConfig,
-    /// The network's shape.
+    /// Network shape: a residual trunk and two heads.
     pub net: NetConfig,
     /// The tree search of self-play and of the model player in the arena
     /// (every field optional: see [`SearchParams`]).
@@ -370,7 +370,7 @@ impl DistributedConfig {
     }
 }
 
-/// Periodic evaluation in the arena.
+/// Periodic and final evaluation in the arena.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvalConfig {

@@ -134,8 +134,19 @@ fn properties(schema: &Value) -> (Vec<(&String, &Value)>, Vec<String>) {
     (props.iter().collect(), required)
 }
 
+/// A schema's doc comment, rustdoc's intra-doc links (`` [`X`] ``) as plain code.
 fn description(schema: &Value) -> Option<String> {
-    schema.get("description")?.as_str().map(str::to_string)
+    let text = schema.get("description")?.as_str()?;
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("[`") {
+        let Some(j) = rest[i..].find("`]").map(|j| i + j) else { break };
+        let linked = rest[j + 2..].starts_with('(');
+        out += &rest[..i];
+        out += if linked { &rest[i..j + 2] } else { &rest[i + 1..j + 1] };
+        rest = &rest[j + 2..];
+    }
+    Some(out + rest)
 }
 
 /// The schema a `$ref` (bare or inside `allOf`/`anyOf`) points to, or the schema itself.
