@@ -17,7 +17,9 @@ const BLESS: &str = "RAFLE_BLESS=1 cargo test --release -p rafle-train --test co
 fn the_config_reference_page_is_rendered_from_the_structs() {
     let schema = schemars::schema_for!(Config);
     let page = render(schema.as_value(), &declaration_order());
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(PAGE);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(PAGE);
     if std::env::var_os("RAFLE_BLESS").is_some() {
         std::fs::write(&path, &page).unwrap();
         return;
@@ -63,15 +65,26 @@ fn declaration_order() -> Vec<String> {
 }
 
 /// Sorts `(name, _)` pairs by their place in `order` (unlisted names last, by name).
-fn sorted<'a>(mut items: Vec<(&'a String, &'a Value)>, prefix: &str, order: &[String]) -> Vec<(&'a String, &'a Value)> {
-    let rank = |k: &str| order.iter().position(|o| *o == format!("{prefix}{k}")).unwrap_or(usize::MAX);
+fn sorted<'a>(
+    mut items: Vec<(&'a String, &'a Value)>,
+    prefix: &str,
+    order: &[String],
+) -> Vec<(&'a String, &'a Value)> {
+    let rank = |k: &str| {
+        order
+            .iter()
+            .position(|o| *o == format!("{prefix}{k}"))
+            .unwrap_or(usize::MAX)
+    };
     items.sort_by_key(|(k, _)| rank(k));
     items
 }
 
 /// The markdown page: one section per table of the file, a row per field.
 fn render(schema: &Value, order: &[String]) -> String {
-    let defs = schema["$defs"].as_object().expect("schemars puts types in $defs");
+    let defs = schema["$defs"]
+        .as_object()
+        .expect("schemars puts types in $defs");
     let mut out = String::from(HEADER);
     let (fields, required) = properties(schema);
     for (table, field) in sorted(fields, "", order) {
@@ -129,7 +142,11 @@ fn properties(schema: &Value) -> (Vec<(&String, &Value)>, Vec<String>) {
     let required = schema
         .get("required")
         .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(|k| k.as_str().map(str::to_string)).collect())
+        .map(|r| {
+            r.iter()
+                .filter_map(|k| k.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     (props.iter().collect(), required)
 }
@@ -140,10 +157,16 @@ fn description(schema: &Value) -> Option<String> {
     let mut out = String::new();
     let mut rest = text;
     while let Some(i) = rest.find("[`") {
-        let Some(j) = rest[i..].find("`]").map(|j| i + j) else { break };
+        let Some(j) = rest[i..].find("`]").map(|j| i + j) else {
+            break;
+        };
         let linked = rest[j + 2..].starts_with('(');
         out += &rest[..i];
-        out += if linked { &rest[i..j + 2] } else { &rest[i + 1..j + 1] };
+        out += if linked {
+            &rest[i..j + 2]
+        } else {
+            &rest[i + 1..j + 1]
+        };
         rest = &rest[j + 2..];
     }
     Some(out + rest)
@@ -169,7 +192,11 @@ fn type_name(spec: &Value, defs: &Map<String, Value>) -> String {
     let s = resolve(spec, defs);
     let choices = choices(s);
     if !choices.is_empty() {
-        return choices.iter().map(|c| format!("`\"{c}\"`")).collect::<Vec<_>>().join(" or ");
+        return choices
+            .iter()
+            .map(|c| format!("`\"{c}\"`"))
+            .collect::<Vec<_>>()
+            .join(" or ");
     }
     let of = |t: &str, s: &Value| match t {
         "string" => "string".to_string(),
@@ -198,7 +225,11 @@ fn type_name(spec: &Value, defs: &Map<String, Value>) -> String {
 fn choices(s: &Value) -> Vec<String> {
     let strs = |v: &Value| -> Vec<String> {
         v.as_array()
-            .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let mut out = strs(&s["enum"]);
@@ -214,7 +245,10 @@ fn choices(s: &Value) -> Vec<String> {
 fn toml_value(v: &Value) -> String {
     match v {
         Value::String(s) => format!("\"{s}\""),
-        Value::Array(a) => format!("[{}]", a.iter().map(toml_value).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(toml_value).collect::<Vec<_>>().join(", ")
+        ),
         Value::Null => "none".to_string(),
         other => other.to_string(),
     }
