@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The A/B protocol (README "The ladder"): is config B stronger than config A?
+# The A/B protocol (docs/how-to/evaluation.md, "The ladder"): is config B stronger than config A?
 #
 #   scripts/ab.sh configs/A.toml configs/B.toml
 #   K=5 MINUTES=30 GAMES=200 OUT=runs/ab scripts/ab.sh A.toml B.toml

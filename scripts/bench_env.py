@@ -13,6 +13,11 @@ When ``pyspiel`` (pip install open_spiel) is importable, the same loop runs
 on OpenSpiel's ``checkers`` and the ratio is printed.
 
     .venv/bin/python scripts/bench_env.py [--num-envs 4096] [--threads 2] [--seconds 5]
+        [--variants checkers,international] [--rounds 3]
+
+With ``--rounds K`` each variant is measured K times in turn (Rust, Python,
+Rust, Python, ...) and the medians are printed, with the range of the
+Python/Rust ratios taken round by round.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -85,6 +91,8 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=5.0, help="per measurement")
     p.add_argument("--rafle", type=Path, default=ROOT / "target" / "release" / "rafle",
                    help="the rafle binary (cargo build --release -p rafle-zero)")
+    p.add_argument("--variants", default="", help="comma-separated; default: every variant")
+    p.add_argument("--rounds", type=int, default=1, help="paired rounds per variant")
     p.add_argument("--openspiel-envs", type=int, default=256,
                    help="OpenSpiel states stepped per round (its cost per step does not depend on it)")
     args = p.parse_args()
@@ -100,12 +108,23 @@ def main() -> None:
     print(f"{'variant':14s} {'rafle bench env':>16s} {'python zero-copy':>17s} {'ratio':>6s}"
           f" {'python copying':>15s} {'ratio':>6s}")
     rates = {}
-    for v in rafle.VARIANTS:
-        rust = bench_cli(args.rafle, v, args.num_envs, args.threads, args.seconds) if have_cli else float("nan")
-        views = bench_rafle(v, args.num_envs, args.seconds, copy=False)
-        copies = bench_rafle(v, args.num_envs, args.seconds, copy=True)
+    variants = [v for v in args.variants.split(",") if v] or list(rafle.VARIANTS)
+    for v in variants:
+        rounds = []
+        for _ in range(args.rounds):
+            rust = bench_cli(args.rafle, v, args.num_envs, args.threads, args.seconds) if have_cli else float("nan")
+            views = bench_rafle(v, args.num_envs, args.seconds, copy=False)
+            copies = bench_rafle(v, args.num_envs, args.seconds, copy=True)
+            rounds.append((rust, views, copies))
+        rust, views, copies = (statistics.median(r[k] for r in rounds) for k in range(3))
         rates[v] = views
-        print(f"{v:14s} {rust:16,.0f} {views:17,.0f} {views / rust:6.2f} {copies:15,.0f} {copies / rust:6.2f}")
+        spread = ""
+        if args.rounds > 1:
+            ratios = [r[1] / r[0] for r in rounds]
+            spread = f"  (zero-copy ratio by round {min(ratios):.2f}-{max(ratios):.2f})"
+        print(f"{v:14s} {rust:16,.0f} {views:17,.0f} {views / rust:6.2f} {copies:15,.0f} {copies / rust:6.2f}{spread}")
+    if "checkers" not in rates:
+        return
     try:
         import pyspiel  # type: ignore[import-not-found]  # noqa: F401
     except ImportError:

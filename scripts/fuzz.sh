@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fuzz campaign (README: Reliability): every cargo-fuzz target of crates/rafle-props/fuzz/
+# The fuzz campaign (docs/how-to/reliability.md): every cargo-fuzz target of crates/rafle-props/fuzz/
 # (or those named) for SECONDS each (default 60), one after the other at the
 # lowest priority, growing fuzz/corpus/<target>/; a table of executions,
 # time and crashes per target at the end. Crashes stay in

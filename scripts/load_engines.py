@@ -1,4 +1,4 @@
-"""Load runs of rafle's protocol ends (README: Reliability), memory and
+"""Load runs of rafle's protocol ends (docs/how-to/reliability.md), memory and
 open descriptors sampled from /proc twice a second:
 
     .venv/bin/python scripts/load_engines.py dxp --games 1000           # rafle dxp --listen, rafle eval as initiator

@@ -1,6 +1,6 @@
 """Screenshots and figures of `rafle serve` in headless Chromium (the
 browser tests' setup): docs/serve-play.png, docs/serve-inspect.png,
-docs/serve-watch.png, and the README's figures: page load time, the
+docs/serve-watch.png, and the figures of docs/how-to/browser.md: page load time, the
 server's memory (RSS), and the time from a click to the engine's answer.
 
     python scripts/serve_figures.py [--shots] [--figures] [--plies 8]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Creates .venv with torch (for tch), maturin, numpy, pytest, the Gymnasium /
-# PettingZoo stack and the RL libraries of the examples. Idempotent: a second
-# run only checks what is there. Every install honours python/constraints.txt,
-# so nothing moves torch. Source scripts/env.sh afterwards.
+# PettingZoo stack, the RL libraries of the examples and MkDocs for the book
+# (docs/). Idempotent: a second run only checks what is there. Every install
+# honours python/constraints.txt, so nothing moves torch. Source
+# scripts/env.sh afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -15,7 +16,7 @@ TORCH=$(sed -n 's/^torch==//p' python/constraints.txt)
 if need "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH')"; then
     pip "torch==$TORCH"
 fi
-if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis, selenium"; then
+if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis, selenium, mkdocs, mkdocstrings_handlers.python"; then
     pip -r python/requirements-dev.txt
 fi
 # The browser tests of rafle serve (python/tests/test_browser.py): Debian's

@@ -5,7 +5,7 @@
 writes ``python/rafle/zoo/VARIANT.safetensors`` (the weights in float16, half
 the size; the Rust and Python loaders widen them back to float32) and
 ``VARIANT.json`` (the checkpoint's metadata, plus a ``zoo`` record saying
-where the weights came from). The README's strength table says how each
+where the weights came from). docs/how-to/zoo.md's strength table says how each
 shipped model plays and how to measure it again.
 """
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# README command 2: every test (Rust workspace, then Python). Sets up .venv,
-# builds, runs. Deep perft and long training are opt-in (see README).
+# README command 2: every test (Rust workspace, then Python, the book's
+# examples and its build included). Sets up .venv, builds, runs. Deep perft
+# and long training are opt-in (docs/how-to/reliability.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -10,8 +10,7 @@ self-play for reinforcement learning.
     mask = env.legal_mask()             # (B, A) bool
     obs, reward, terminated, truncated, info = env.step(env.sample_legal_actions())
 
-VecEnv (see the README's "Architecture" section, "The RL view", for the
-planes and the action codec):
+VecEnv (see docs/how-to/rl-view.md for the planes and the action codec):
 
 - An action is one step of a move: a quiet move or one jump; a multi-capture
   is a chain of actions by the same player. ``a = (sq * D + dir) * (N - 1) +
@@ -36,33 +35,33 @@ planes and the action codec):
 Autoreset modes (``VecEnv(..., autoreset=...)``; Gymnasium's names and
 meaning, https://farama.org/Vector-Autoreset-Mode):
 
-  ============  =============================================================
-  mode          what follows the step that ends env i's game
-  ============  =============================================================
-  ``SameStep``  (VecEnv's default) that step already returns the next game's
-                first observation; ``info["final_obs"]`` has the last one
-  ``NextStep``  (rafle.gym's default, as Gymnasium's) that step returns the
-                final observation (mask all false); the next step resets env
-                i, ignoring its action, with reward 0 and not done
-  ``Disabled``  env i stays finished (stepping it is an error) until
-                ``reset(mask=...)`` (Gymnasium: ``options={"reset_mask": m}``)
-  ============  =============================================================
+    ============  =============================================================
+    mode          what follows the step that ends env i's game
+    ============  =============================================================
+    ``SameStep``  (VecEnv's default) that step already returns the next game's
+                  first observation; ``info["final_obs"]`` has the last one
+    ``NextStep``  (rafle.gym's default, as Gymnasium's) that step returns the
+                  final observation (mask all false); the next step resets env
+                  i, ignoring its action, with reward 0 and not done
+    ``Disabled``  env i stays finished (stepping it is an error) until
+                  ``reset(mask=...)`` (Gymnasium: ``options={"reset_mask": m}``)
+    ============  =============================================================
 
 ``VecEnv.step`` info (K = envs whose game ended in this step):
 
-  ==================  ======================  =================================
-  key                 shape / type            meaning
-  ==================  ======================  =================================
-  ``to_play``         (B,) uint8              who acts next: 0 white, 1 black
-  ``done_envs``       (K,) int64              envs whose game ended, ascending
-  ``final_obs``       (K, C, N, N) float32    their last observation
-  ``winner``          (K,) int8               0 white, 1 black, -1 none (draw,
-                                              truncation)
-  ``episode_length``  (K,) int64              plies the game lasted
-  ``reason``          (K,) int8               how it ended: ``END_REASONS[code]``
-                                              ("no legal move", ..., "illegal
-                                              move", "max plies")
-  ==================  ======================  =================================
+    ==================  ======================  =================================
+    key                 shape / type            meaning
+    ==================  ======================  =================================
+    ``to_play``         (B,) uint8              who acts next: 0 white, 1 black
+    ``done_envs``       (K,) int64              envs whose game ended, ascending
+    ``final_obs``       (K, C, N, N) float32    their last observation
+    ``winner``          (K,) int8               0 white, 1 black, -1 none (draw,
+                                                truncation)
+    ``episode_length``  (K,) int64              plies the game lasted
+    ``reason``          (K,) int8               how it ended: ``END_REASONS[code]``
+                                                ("no legal move", ..., "illegal
+                                                move", "max plies")
+    ==================  ======================  =================================
 
 The adapters' infos carry the same ``winner``, ``reason`` and
 ``episode_length``, numbers only (TorchRL and Tianshou turn infos into

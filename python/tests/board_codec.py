@@ -1,6 +1,5 @@
-"""A second, independent reading of rafle's encodings (README.md,
-"Architecture": the RL view) used by the tests to check the bindings against
-rafle.Game: the action codec, square geometry and FEN parsing, written from
+"""A second, independent reading of rafle's encodings (docs/how-to/rl-view.md)
+used by the tests to check the bindings against rafle.Game: the action codec, square geometry and FEN parsing, written from
 the spec."""
 
 from __future__ import annotations

@@ -234,7 +234,8 @@ START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
 def test_stop_answers_at_once_during_a_long_search(rafle: str, watchdog: Watchdog) -> None:
     """An alpha-beta search with 30 s to think answers `stop` at once (the
-    bound is generous for loaded machines; the measured latency is in README)."""
+    bound is generous for loaded machines; the measured latency is in
+    docs/how-to/engines.md)."""
     hub = RawHub(rafle, "--player", "alphabeta:t=1s")
     watchdog.on_expiry(hub.close)
     try:

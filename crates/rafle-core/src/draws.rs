@@ -11,7 +11,7 @@
 //! alpha-beta and UCT searches (rafle-search) all keep a `DrawState`, so they
 //! give the same verdicts.
 
-use crate::board::bit;
+use crate::board::BitWord;
 use crate::game::{EndReason, Outcome};
 use crate::movegen;
 use crate::moves::Move;
@@ -32,15 +32,26 @@ pub struct Counters {
     pub material: u16,
 }
 
+/// (men, kings) of each colour, in the variant's own word.
+#[inline(always)]
+fn material<R: Rules>(pos: &Position) -> [(u32, u32); 2] {
+    let kings = R::Word::narrow(pos.kings);
+    [pos.white, pos.black].map(|p| {
+        let p = R::Word::narrow(p);
+        ((p & !kings).count_ones(), (p & kings).count_ones())
+    })
+}
+
 /// The ply limit of the lone-king ending `pos` is in under rules `R`
 /// ([`Rules::LONE_KING_LIMITS`]), 0 when none applies.
 pub fn lone_king_limit<R: Rules>(pos: &Position) -> u16 {
     if R::LONE_KING_LIMITS.is_empty() {
         return 0;
     }
+    let material = material::<R>(pos);
     for c in [Color::White, Color::Black] {
-        let (m, k) = pos.material(c);
-        let (om, ok) = pos.material(c.opponent());
+        let (m, k) = material[c.index()];
+        let (om, ok) = material[c.opponent().index()];
         if m == 0 && k == 1 && ok >= 1 {
             let pieces = om + ok;
             if let Some(l) = R::LONE_KING_LIMITS.iter().find(|l| {
@@ -56,8 +67,10 @@ pub fn lone_king_limit<R: Rules>(pos: &Position) -> u16 {
 impl Counters {
     /// Counters after `m` was played from `before`, giving `after`.
     pub fn next<R: Rules>(&self, before: &Position, m: &Move, after: &Position) -> Counters {
-        let man_moved = before.kings & bit(m.from) == 0;
-        let crowned = man_moved && after.kings & bit(m.to()) != 0;
+        let is_king =
+            |p: &Position, b: u8| (R::Word::narrow(p.kings) & R::Word::bit(b.into())).any();
+        let man_moved = !is_king(before, m.from);
+        let crowned = man_moved && is_king(after, m.to());
         let material = if m.is_capture() || crowned {
             0
         } else {
@@ -103,11 +116,13 @@ pub fn outcome_of<R: Rules>(
     counters: &Counters,
     occurrences: usize,
 ) -> Option<Outcome> {
+    let w = R::Word::narrow;
+    let kings_of = |c: Color| w(pos.pieces(c)) & w(pos.kings);
     if R::GOAL == Goal::FirstKingWins {
         // The crowning move ends the game (X1); a set-up position with a
         // king of the side to move counts as won by it.
         for c in [pos.side.opponent(), pos.side] {
-            if pos.kings_of(c) != 0 {
+            if kings_of(c).any() {
                 return Some(Outcome {
                     winner: Some(c),
                     reason: EndReason::FirstKing,
@@ -142,10 +157,10 @@ pub fn outcome_of<R: Rules>(
         return draw(EndReason::LoneKing);
     }
     if !R::MATERIAL_LIMITS.is_empty()
-        && pos.kings_of(Color::White) != 0
-        && pos.kings_of(Color::Black) != 0
+        && kings_of(Color::White).any()
+        && kings_of(Color::Black).any()
     {
-        let pieces = pos.occupied().count_ones();
+        let pieces = w(pos.occupied()).count_ones();
         if R::MATERIAL_LIMITS.iter().any(|l| {
             (l.min_pieces..=l.max_pieces).contains(&pieces) && counters.material >= l.plies
         }) {
@@ -220,7 +235,7 @@ impl DrawState {
     #[inline]
     pub fn push<R: Rules>(&mut self, before: &Position, m: &Move, after: &Position) {
         self.counters = self.counters.next::<R>(before, m, after);
-        let key = zobrist_after(self.key(), before, m, after);
+        let key = zobrist_after::<R>(self.key(), before, m, after);
         debug_assert_eq!(key, after.zobrist());
         self.keys.push(key);
     }

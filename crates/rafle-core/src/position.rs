@@ -252,19 +252,22 @@ impl Position {
 
 /// Zobrist key of `after` (`before` with `m` played) from the key `key` of
 /// `before`, changing only the squares the move touches; equal to
-/// [`Position::zobrist`] of `after`.
+/// [`Position::zobrist`] of `after`. Computed in the variant's own word
+/// (`Rules::Word`), like the move generator.
 #[inline]
-pub fn zobrist_after(mut key: u64, before: &Position, m: &Move, after: &Position) -> u64 {
+pub fn zobrist_after<R: Rules>(mut key: u64, before: &Position, m: &Move, after: &Position) -> u64 {
+    let w = R::Word::narrow;
     let own = match before.side {
         Color::White => 0,
         Color::Black => 2,
     };
-    let from_king = (before.kings >> m.from & 1) as usize;
-    let to_king = (after.kings >> m.to() & 1) as usize;
-    key ^= ZOBRIST[own + from_king][m.from as usize];
+    let kings = w(before.kings);
+    let is_king = |b: u32| (kings & R::Word::bit(b)).any() as usize;
+    let to_king = (w(after.kings) & R::Word::bit(m.to() as u32)).any() as usize;
+    key ^= ZOBRIST[own + is_king(m.from as u32)][m.from as usize];
     key ^= ZOBRIST[own + to_king][m.to() as usize];
-    for b in Bits(m.captured) {
-        key ^= ZOBRIST[2 - own + (before.kings >> b & 1) as usize][b as usize];
+    for b in Bits(w(m.captured)) {
+        key ^= ZOBRIST[2 - own + is_king(b)][b as usize];
     }
     key ^ ZOBRIST_SIDE
 }
@@ -334,7 +337,7 @@ mod tests {
                     let m = legal[rng.below(legal.len())];
                     g.play(&m).unwrap();
                     let after = *g.position();
-                    let key = zobrist_after(before.zobrist(), &before, &m, &after);
+                    let key = with_rules!(v, R => zobrist_after::<R>(before.zobrist(), &before, &m, &after));
                     assert_eq!(key, after.zobrist(), "{v} {}", g.fen());
                 }
             }

@@ -4,7 +4,8 @@
 //! (idle, slow, hostile) leave an honest initiator playing its games to
 //! the end; the caps on connections and games and the idle limit hold.
 //! The honest games per minute with and without the attack, and the
-//! process's peak memory, are printed (`--nocapture`) for the README.
+//! process's peak memory, are printed (`--nocapture`) for
+//! docs/how-to/reliability.md.
 
 use rafle_core::{Color, Game, Variant};
 use rafle_engine::dxp::message::Message;

@@ -9,7 +9,7 @@ use crate::error::EnvError;
 use crate::obs::{self, ObsBoard, ObsKey};
 use rafle_core::draws::outcome_of;
 use rafle_core::{
-    bit, movegen, parse_fen, Bitboard, Color, Counters, DrawState, EndReason, Move, MoveList,
+    movegen, parse_fen, BitWord, Bitboard, Color, Counters, DrawState, EndReason, Move, MoveList,
     Outcome, Position, Rules, Variant,
 };
 use smallvec::SmallVec;
@@ -272,7 +272,7 @@ impl Env {
         let len = obs::observation_len(self.variant);
         assert_eq!(out.len(), len, "observation buffer length");
         let nn = self.variant.board_size().pow(2);
-        self.obs_board().write(self.tables, nn, out);
+        rafle_core::with_rules!(self.variant, R => self.obs_board_in::<R>().write(self.tables, nn, out));
     }
 
     /// [`Env::write_obs`] with a length check instead of a panic.
@@ -317,6 +317,13 @@ impl Env {
 
     /// Plays one step (a quiet move or one jump). On an error the state is unchanged.
     pub fn step(&mut self, action: usize) -> Result<StepInfo, EnvError> {
+        rafle_core::with_rules!(self.variant, R => self.step_in::<R>(action))
+    }
+
+    /// [`Env::step`] under the env's rules `R` (callers that step many envs
+    /// of one variant pick `R` once).
+    #[inline]
+    pub(crate) fn step_in<R: Rules>(&mut self, action: usize) -> Result<StepInfo, EnvError> {
         if self.is_done() {
             return Err(EnvError::EpisodeOver);
         }
@@ -329,7 +336,7 @@ impl Env {
         }
         let a = action as u16;
         match self.actions.iter().position(|&x| x == a) {
-            Some(i) => Ok(rafle_core::with_rules!(self.variant, R => self.step_legal::<R>(a, i))),
+            Some(i) => Ok(self.step_legal::<R>(a, i)),
             None if self.illegal == IllegalActionMode::Lose => Ok(self.lose_by_illegal_action()),
             None => Err(EnvError::IllegalAction { action }),
         }
@@ -392,8 +399,10 @@ impl Env {
         if k == 0 {
             self.chain_from = m0.from;
         }
-        self.chain_captured |= t.between(from, to) & m0.captured;
-        if R::CROWN_MID_CAPTURE && bit(to) & R::GEO.promotion_row(side) != 0 {
+        let w = R::Word::narrow;
+        let jumped = w(t.between(from, to)) & w(m0.captured);
+        self.chain_captured = (w(self.chain_captured) | jumped).widen();
+        if R::CROWN_MID_CAPTURE && (R::Word::bit(to.into()) & w(R::GEO.promotion_row(side))).any() {
             self.chain_crowned = true;
         }
         self.chain_at = to;
@@ -461,19 +470,26 @@ impl Env {
 
     /// The distinct next steps of the consistent moves.
     fn refresh_actions(&mut self) {
-        let (t, side) = (self.tables, self.pos.side);
-        self.actions.clear();
-        // Quiet moves are distinct steps; capture paths may share their next step.
-        let dedup = self.legal.first().is_some_and(|m| m.is_capture());
-        for i in 0..self.legal.len() {
-            let m = self.legal[i];
-            let a = t.action(
-                side,
-                self.step_from(&m),
-                m.landings()[self.chain_len as usize],
-            );
-            if !dedup || !self.actions.contains(&a) {
-                self.actions.push(a);
+        let (t, side, k) = (self.tables, self.pos.side, self.chain_len as usize);
+        let actions = &mut self.actions;
+        actions.clear();
+        match self.legal.first() {
+            // Quiet moves are distinct steps.
+            Some(m) if !m.is_capture() => {
+                for m in &self.legal {
+                    actions.push(t.action(side, m.from, m.to()));
+                }
+            }
+            // Capture paths may share their next step.
+            _ => {
+                for m in &self.legal {
+                    let path = m.landings();
+                    let from = if k == 0 { m.from } else { path[k - 1] };
+                    let a = t.action(side, from, path[k]);
+                    if !actions.contains(&a) {
+                        actions.push(a);
+                    }
+                }
             }
         }
     }
@@ -486,18 +502,30 @@ impl Env {
 
     /// What the observation shows (see `obs` for the planes).
     pub(crate) fn obs_board(&self) -> ObsBoard {
+        rafle_core::with_rules!(self.variant, R => self.obs_board_in::<R>().widen())
+    }
+
+    /// [`Env::obs_board`] in the variant's own word.
+    #[inline]
+    pub(crate) fn obs_board_in<R: Rules>(&self) -> ObsBoard<R::Word> {
+        let w = R::Word::narrow;
         let p = &self.pos;
-        let rules = self.variant.rules();
-        let (own, mut opp) = (p.own(), p.opp());
-        if rules.immediate_removal {
+        let (white, black, kings) = (w(p.white), w(p.black), w(p.kings));
+        let (own, mut opp) = match p.side {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let captured = w(self.chain_captured);
+        if R::IMMEDIATE_REMOVAL {
             // Jumped pieces have left the board already (turkish).
-            opp &= !self.chain_captured;
+            opp &= !captured;
         }
-        let (mut own_men, mut own_kings) = (own & !p.kings, own & p.kings);
-        let mut chain_piece = 0;
+        let (mut own_men, mut own_kings) = (own & !kings, own & kings);
+        let mut chain_piece = R::Word::ZERO;
         if self.chain_len > 0 {
+            let bit = |b: u8| R::Word::bit(b.into());
             let (from, at) = (bit(self.chain_from), bit(self.chain_at));
-            if own_kings & from != 0 {
+            if (own_kings & from).any() {
                 own_kings = (own_kings & !from) | at;
             } else if self.chain_crowned {
                 own_men &= !from;
@@ -507,19 +535,19 @@ impl Env {
             }
             chain_piece = at;
         }
-        let no_progress = match rules.no_progress_plies {
+        let no_progress = match R::NO_PROGRESS_PLIES {
             0 => 0.0,
             limit => (self.draws.counters().reversible as f32 / f32::from(limit)).min(1.0),
         };
-        let repeats = f32::from(rules.repetitions.saturating_sub(1).max(1));
+        let repeats = R::REPETITIONS.saturating_sub(1).max(1) as f32;
         ObsBoard {
             side: p.side,
             planes: [
                 own_men,
                 own_kings,
-                opp & !p.kings,
-                opp & p.kings,
-                self.chain_captured,
+                opp & !kings,
+                opp & kings,
+                captured,
                 chain_piece,
             ],
             constants: [

@@ -1,5 +1,4 @@
-//! rafle-env: the RL view of the rule engine (README.md, "Architecture":
-//! the RL view; the codec and the planes are specified in [`action`] and
+//! rafle-env: the RL view of the rule engine (docs/how-to/rl-view.md; the codec and the planes are specified in [`action`] and
 //! [`obs`]).
 //!
 //! - [`action`]: the action codec (one action = one step of a move; a

@@ -35,7 +35,7 @@
 //! that step on it shows in plane 1.
 
 use crate::action::Tables;
-use rafle_core::{Bitboard, Bits, Color, Variant, MAX_BITS};
+use rafle_core::{BitWord, Bitboard, Bits, Color, Variant, MAX_BITS};
 
 /// Number of observation planes (see the table above).
 pub const NUM_PLANES: usize = 8;
@@ -43,15 +43,12 @@ pub const NUM_PLANES: usize = 8;
 /// Index of the first constant plane (no progress); the repetition plane follows.
 pub const CONSTANT_PLANES: usize = 6;
 
-/// Calls `f` with each set bit of `bb` (below `MAX_BITS`), one 64-bit half
-/// at a time: the boards up to 10x10 have no high half, and 64-bit bit
-/// scans are cheaper than 128-bit ones.
+/// Calls `f` with each set bit of `bb`, masked below `MAX_BITS` so that a
+/// lookup in a table of that size needs no bounds check.
 #[inline(always)]
-fn for_each_bit(bb: Bitboard, mut f: impl FnMut(usize)) {
-    for (half, word) in [(0, bb as u64), (64, (bb >> 64) as u64)] {
-        for b in Bits(word) {
-            f((half + b as usize) & (MAX_BITS - 1));
-        }
+fn for_each_bit<W: BitWord>(bb: W, mut f: impl FnMut(usize)) {
+    for b in Bits(bb) {
+        f(b as usize & (MAX_BITS - 1));
     }
 }
 
@@ -79,17 +76,19 @@ pub struct ObsKey {
 }
 
 /// What an observation shows, as bitboards of the real board (bit layout of
-/// rafle_core::board) plus the two constants; `side` picks the frame.
+/// rafle_core::board) plus the two constants; `side` picks the frame. The
+/// env's steps hold it in the variant's own word `W` (`Rules::Word`), so
+/// boards up to 10x10 never compute in 128 bits.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ObsBoard {
+pub(crate) struct ObsBoard<W = Bitboard> {
     pub side: Color,
     /// Bitboards of planes 0..=5, in plane order.
-    pub planes: [Bitboard; 6],
+    pub planes: [W; 6],
     /// Values of the constant planes 6 and 7.
     pub constants: [f32; 2],
 }
 
-impl ObsBoard {
+impl<W: BitWord> ObsBoard<W> {
     /// Calls `f` with the flat index of every 1.0 of planes 0..=5.
     #[inline(always)]
     fn for_each_one(&self, t: &Tables, nn: usize, mut f: impl FnMut(usize)) {
@@ -114,7 +113,7 @@ impl ObsBoard {
     /// of planes 0..=5 that go (cleared) and come (set), and a constant plane
     /// only when its value changed.
     #[inline]
-    pub fn write_over(&self, t: &Tables, nn: usize, out: &mut [f32], prev: &ObsBoard) {
+    pub fn write_over(&self, t: &Tables, nn: usize, out: &mut [f32], prev: &ObsBoard<W>) {
         let cell_new = &t.cell[self.side.index()];
         let cell_old = &t.cell[prev.side.index()];
         let same_frame = self.side == prev.side;
@@ -142,7 +141,7 @@ impl ObsBoard {
     /// The same state in the frame of `viewer`: for the player not to act,
     /// own and opponent planes change places and the board turns with the
     /// frame; the chain planes and the constants stay as they are.
-    pub fn seen_by(self, viewer: Color) -> ObsBoard {
+    pub fn seen_by(self, viewer: Color) -> ObsBoard<W> {
         if viewer == self.side {
             return self;
         }
@@ -154,6 +153,33 @@ impl ObsBoard {
         }
     }
 
+    /// The same board in full-width bitboards.
+    pub fn widen(self) -> ObsBoard {
+        ObsBoard {
+            side: self.side,
+            planes: self.planes.map(W::widen),
+            constants: self.constants,
+        }
+    }
+
+    /// The board in the word `V` (which must hold every bit of it).
+    pub fn narrow<V: BitWord>(self) -> ObsBoard<V> {
+        ObsBoard {
+            side: self.side,
+            planes: self.planes.map(|p| V::narrow(p.widen())),
+            constants: self.constants,
+        }
+    }
+
+    /// The board of an all-zero buffer.
+    pub const ZERO: ObsBoard<W> = ObsBoard {
+        side: Color::White,
+        planes: [W::ZERO; 6],
+        constants: [0.0; 2],
+    };
+}
+
+impl ObsBoard {
     /// The exact key of this observation (see [`ObsKey`]).
     pub fn key(&self) -> ObsKey {
         ObsKey {
@@ -162,11 +188,4 @@ impl ObsBoard {
             side: self.side,
         }
     }
-
-    /// The board of an all-zero buffer.
-    pub const ZERO: ObsBoard = ObsBoard {
-        side: Color::White,
-        planes: [0; 6],
-        constants: [0.0; 2],
-    };
 }

@@ -43,7 +43,7 @@ use crate::replay::replay;
 use crate::snapshot::{EnvSnapshot, Snapshot};
 use ndarray::{Array1, Array2, Array4, ArrayView1, ArrayView2, ArrayView4};
 use rafle_core::rng::Rng;
-use rafle_core::{notation, Color, EndReason, Game, Variant, MAX_JUMPS};
+use rafle_core::{notation, Color, EndReason, Game, Rules, Variant, MAX_JUMPS};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::ops::Deref;
@@ -353,6 +353,7 @@ impl Batch {
 
         let (t, nn, ol, na) = self.dims();
         let autoreset = self.autoreset;
+        let variant = self.variant;
         let chunk = chunk_len(num_envs);
         (
             self.slots.par_chunks_mut(chunk),
@@ -369,38 +370,23 @@ impl Batch {
             .enumerate()
             .for_each(
                 |(c, (slots, acts, obs, fin, mask, rew, term, trunc, to_play))| {
-                    for (j, s) in slots.iter_mut().enumerate() {
-                        let row = j * ol..(j + 1) * ol;
-                        let (r, te, tr) = if s.reset_next {
-                            s.restart();
-                            (0.0, false, false)
-                        } else {
-                            // Checked above, so this cannot fail; a failure would
-                            // leave the env as it was and report nothing.
-                            let info = match s.env.step(acts[j] as usize) {
-                                Ok(info) => {
-                                    s.steps.push(acts[j] as u16);
-                                    info
-                                }
-                                Err(_) => StepInfo::default(),
-                            };
-                            if info.terminated || info.truncated {
-                                s.last_episode = EpisodeStat::of(c * chunk + j, &s.env);
-                                match autoreset {
-                                    AutoresetMode::SameStep => {
-                                        s.env.obs_board().write(t, nn, &mut fin[row.clone()]);
-                                        s.restart();
-                                    }
-                                    AutoresetMode::NextStep => s.reset_next = true,
-                                    AutoresetMode::Disabled => {}
-                                }
-                            }
-                            (info.reward, info.terminated, info.truncated)
-                        };
-                        (rew[j], term[j], trunc[j]) = (r, te, tr);
-                        s.publish(t, nn, &mut obs[row], &mut mask[j * na..(j + 1) * na]);
-                        to_play[j] = s.env.to_play().index() as u8;
-                    }
+                    let rows = Outputs {
+                        obs,
+                        final_obs: fin,
+                        mask,
+                        rewards: rew,
+                        terminated: term,
+                        truncated: trunc,
+                        to_play,
+                    };
+                    let rows = Rows {
+                        first: c * chunk,
+                        tables: t,
+                        dims: (nn, ol, na),
+                        autoreset,
+                        out: rows,
+                    };
+                    rafle_core::with_rules!(variant, R => rows.step::<R>(slots, acts));
                 },
             );
 
@@ -545,6 +531,69 @@ impl Batch {
     }
 }
 
+/// One rayon task's rows of the outputs, from env `first` on.
+struct Rows<'a> {
+    first: usize,
+    tables: &'static Tables,
+    /// Cells of a plane, observation length, number of actions.
+    dims: (usize, usize, usize),
+    autoreset: AutoresetMode,
+    out: Outputs<'a>,
+}
+
+impl Rows<'_> {
+    /// Steps `slots` (this task's envs) with `acts` under the rules `R` of
+    /// the batch, and writes their rows (the actions were checked before).
+    fn step<R: Rules>(self, slots: &mut [Slot], acts: &[i64]) {
+        let Rows {
+            first,
+            tables: t,
+            dims: (nn, ol, na),
+            autoreset,
+            out,
+        } = self;
+        for (j, s) in slots.iter_mut().enumerate() {
+            let row = j * ol..(j + 1) * ol;
+            let (r, te, tr) = if s.reset_next {
+                s.restart();
+                (0.0, false, false)
+            } else {
+                // Checked by the caller, so this cannot fail; a failure
+                // would leave the env as it was and report nothing.
+                let info = match s.env.step_in::<R>(acts[j] as usize) {
+                    Ok(info) => {
+                        s.steps.push(acts[j] as u16);
+                        info
+                    }
+                    Err(_) => StepInfo::default(),
+                };
+                if info.terminated || info.truncated {
+                    s.last_episode = EpisodeStat::of(first + j, &s.env);
+                    match autoreset {
+                        AutoresetMode::SameStep => {
+                            s.env
+                                .obs_board_in::<R>()
+                                .write(t, nn, &mut out.final_obs[row.clone()]);
+                            s.restart();
+                        }
+                        AutoresetMode::NextStep => s.reset_next = true,
+                        AutoresetMode::Disabled => {}
+                    }
+                }
+                (info.reward, info.terminated, info.truncated)
+            };
+            (out.rewards[j], out.terminated[j], out.truncated[j]) = (r, te, tr);
+            s.publish_in::<R>(
+                t,
+                nn,
+                &mut out.obs[row],
+                &mut out.mask[j * na..(j + 1) * na],
+            );
+            out.to_play[j] = s.env.to_play().index() as u8;
+        }
+    }
+}
+
 impl Slot {
     /// A new episode (the random stream goes on).
     fn restart(&mut self) {
@@ -556,17 +605,24 @@ impl Slot {
     /// Writes this env's observation and mask over what it wrote last time.
     #[inline]
     fn publish(&mut self, t: &Tables, nn: usize, obs: &mut [f32], mask: &mut [bool]) {
-        let board = self.env.obs_board();
-        board.write_over(t, nn, obs, &self.obs);
-        self.obs = board;
+        rafle_core::with_rules!(self.env.variant(), R => self.publish_in::<R>(t, nn, obs, mask));
+    }
+
+    /// [`Slot::publish`] under the env's rules `R`, in its own word.
+    #[inline]
+    fn publish_in<R: Rules>(&mut self, t: &Tables, nn: usize, obs: &mut [f32], mask: &mut [bool]) {
+        let board = self.env.obs_board_in::<R>();
+        board.write_over(t, nn, obs, &self.obs.narrow());
+        self.obs = board.widen();
         for &a in &self.mask {
             mask[a as usize] = false;
         }
-        self.mask.clear();
-        for &a in self.env.legal_action_ids() {
+        let ids = self.env.legal_action_ids();
+        for &a in ids {
             mask[a as usize] = true;
-            self.mask.push(a);
         }
+        self.mask.clear();
+        self.mask.extend_from_slice(ids);
     }
 }
 

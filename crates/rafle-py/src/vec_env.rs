@@ -9,7 +9,6 @@
 
 use crate::errors::{count, count_opt, parse_variant, value_error};
 use crate::game::Game;
-use ndarray::Axis;
 use numpy::{
     Element, IntoPyArray, PyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyArrayDescrMethods,
     PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
@@ -310,9 +309,16 @@ impl VecEnv {
             _ => &self.arrays.obs,
         };
         let finals = finals.array.bind(py).readonly();
+        let rows = finals.as_slice().map_err(value_error)?;
+        let [c, n, _] = self.batch.observation_shape();
+        let len = c * n * n;
+        let mut picked = Vec::with_capacity(done.len() * len);
+        for &i in &done {
+            picked.extend_from_slice(&rows[i * len..(i + 1) * len]);
+        }
         info.set_item(
             "final_obs",
-            finals.as_array().select(Axis(0), &done).into_pyarray(py),
+            picked.into_pyarray(py).reshape([done.len(), c, n, n])?,
         )?;
         let done_envs: Vec<i64> = done.iter().map(|&i| i as i64).collect();
         info.set_item("done_envs", done_envs.into_pyarray(py))?;

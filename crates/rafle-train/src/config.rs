@@ -13,22 +13,28 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use rafle_core::Variant;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use rafle_search::network::{Algorithm, SearchParams};
 
 /// A whole training run.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
+    /// What to train and where to write it.
     pub run: RunConfig,
+    /// Network shape: a residual trunk and two heads.
     pub net: NetConfig,
     /// The tree search of self-play and of the model player in the arena
     /// (every field optional: see [`SearchParams`]).
     #[serde(default)]
     pub search: SearchParams,
+    /// Batched self-play.
     pub selfplay: SelfPlayConfig,
+    /// Optimisation.
     pub train: TrainConfig,
+    /// Periodic and final evaluation in the arena.
     pub eval: EvalConfig,
     /// Read by `python -m rafle.distributed` only (`rafle train` ignores it).
     #[serde(default)]
@@ -47,7 +53,7 @@ pub struct Config {
 /// positions (the played step as policy target, the result as value
 /// target) for `epochs` passes, then goes on by self-play with those
 /// positions in its replay window (see `rafle_train::bootstrap`).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct BootstrapConfig {
     /// Teacher games (0: no bootstrap).
@@ -104,7 +110,7 @@ impl BootstrapConfig {
 /// Endgame tables in self-play: searches take their exact values, and a
 /// game that reaches them ends with their result (or plays on by them, its
 /// positions inside the tables getting their exact value as the target).
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EgtbConfig {
     /// Folder of the tables (`rafle egtb build --variant V --dir D`); empty:
@@ -125,11 +131,12 @@ impl EgtbConfig {
 }
 
 /// What to train and where to write it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
-    /// Variant name: thai, international, english or checkers.
+    /// Variant name or alias (`rafle --help` lists them).
     #[serde(with = "variant_name")]
+    #[schemars(with = "String")]
     pub variant: Variant,
     /// Run folder: checkpoints (`latest.safetensors` + `latest.json`),
     /// `metrics.csv` and plots are written here.
@@ -158,29 +165,33 @@ pub struct RunConfig {
 }
 
 /// Where the network runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Device {
     /// CUDA when present, else the CPU.
     #[default]
     Auto,
+    /// The CPU.
     Cpu,
+    /// The first CUDA device.
     Cuda,
 }
 
 /// Number type of batched inference.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum InferenceDtype {
     /// bf16 where it is fast (CUDA, CPUs with AMX or AVX-512 BF16), else f32.
     #[default]
     Auto,
+    /// 32-bit floats.
     F32,
+    /// bfloat16.
     Bf16,
 }
 
 /// The optimiser of the training steps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OptimizerKind {
     /// Adam with decoupled weight decay (AdamW).
@@ -190,9 +201,10 @@ pub enum OptimizerKind {
 }
 
 /// The learning-rate schedule after warm-up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum LrSchedule {
+    /// `lr` throughout.
     Constant,
     /// From `lr` down to `lr * lr_final_frac` along half a cosine.
     Cosine,
@@ -214,7 +226,7 @@ mod variant_name {
 }
 
 /// Network shape: a residual trunk and two heads.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NetConfig {
     /// Residual blocks in the trunk (two 3x3 convolutions each).
@@ -246,7 +258,7 @@ impl NetConfig {
 }
 
 /// Batched self-play.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SelfPlayConfig {
     /// Games advanced in lockstep; their leaves form one network batch.
@@ -266,7 +278,7 @@ pub struct SelfPlayConfig {
 }
 
 /// Optimisation.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TrainConfig {
     /// Positions per training batch.
@@ -305,7 +317,7 @@ pub struct TrainConfig {
 /// Self-play and training spread over a Ray cluster (`python -m
 /// rafle.distributed`): `workers` self-play actors, each with its own games
 /// and network copy, feed one replay actor; one learner trains.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DistributedConfig {
     /// Self-play actors.
@@ -376,8 +388,8 @@ impl DistributedConfig {
     }
 }
 
-/// Periodic evaluation in the arena.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+/// Periodic and final evaluation in the arena.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvalConfig {
     /// Evaluate every this many iterations (0 = only at the end).

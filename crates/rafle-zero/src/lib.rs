@@ -8,7 +8,7 @@
 //!
 //! Everything that links tch is behind the default feature `torch`; without
 //! it only [`plot`] remains, and the command line keeps the
-//! commands that need no network (README, "Without libtorch").
+//! commands that need no network (docs/install.md, "Without libtorch").
 
 #[cfg(feature = "torch")]
 pub mod checkpoint;

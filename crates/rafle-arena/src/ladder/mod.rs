@@ -196,7 +196,7 @@ impl Ladder {
         Ok(format!(
             "# The {} ladder: reference players and their Elo (random = 0), fitted by\n\
              # `rafle ladder calibrate` from the games under [[match]] (a's W/D/L\n\
-             # against b). See \"The ladder\" in the README.\n{body}",
+             # against b). See docs/how-to/evaluation.md, \"The ladder\".\n{body}",
             self.variant
         ))
     }

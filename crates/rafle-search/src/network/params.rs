@@ -7,10 +7,11 @@
 //! Adding a knob: a field with its doc here, its default in `Default`, its
 //! range in `validate`. Nothing else lists the fields.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The tree search algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
     /// Gumbel AlphaZero (Danihelka et al., ICLR 2022).
@@ -43,7 +44,7 @@ impl std::str::FromStr for Algorithm {
 }
 
 /// Tree search settings, for self-play and for a network player.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchParams {
     /// `gumbel` (Gumbel AlphaZero, Danihelka et al. 2022) or `puct`.

@@ -106,7 +106,7 @@ pub struct CalibrateArgs {
 pub struct ShowArgs {
     #[arg(long, value_parser = super::variant)]
     pub variant: Option<Variant>,
-    /// Markdown tables, a row per variant (the README's) instead of text.
+    /// Markdown tables, a row per variant (the ladder page's, docs/how-to/evaluation.md) instead of text.
     #[arg(long)]
     pub markdown: bool,
 }
