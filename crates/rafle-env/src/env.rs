@@ -56,37 +56,42 @@ pub type ActionList = SmallVec<[u16; 64]>;
 /// One game as seen step by step. Clone is cheap enough for search: the only
 /// heap part is the draw state's position keys (at most the no-progress limit
 /// plus one, since older positions can never repeat).
+///
+/// Fields in declared order (`repr(C)`): the small ones every step reads,
+/// then the board, then the move list (its length first, the moves in use
+/// next), and the start position, read only at a reset, last.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Env {
     variant: Variant,
-    max_plies: Option<u32>,
     illegal: IllegalActionMode,
-    start: Position,
-    tables: &'static Tables,
-    /// The board before the pending chain (its jumps not yet applied).
-    pos: Position,
-    /// Counters and the positions that can still repeat (trimmed after each
-    /// full move: an episode never goes back).
-    draws: DrawState,
-    /// Times the current position has occurred (1 = first time), from `draws`.
-    occurrences: u8,
-    /// Full moves still consistent with the steps of the pending chain.
-    legal: MoveList,
-    /// Distinct next steps of `legal` (empty once done).
-    actions: ActionList,
     /// Steps of the pending chain taken so far (0 = no chain).
     chain_len: u8,
     /// Start bit and current bit of the piece making the chain.
     chain_from: u8,
     chain_at: u8,
-    /// Pieces jumped so far by the pending chain.
-    chain_captured: Bitboard,
     /// The chain's man was crowned on the far row and goes on as a king (R4).
     chain_crowned: bool,
-    ply: u32,
-    outcome: Option<Outcome>,
+    /// Times the current position has occurred (1 = first time), from `draws`.
+    occurrences: u8,
     truncated: bool,
     illegal_loss: bool,
+    max_plies: Option<u32>,
+    ply: u32,
+    outcome: Option<Outcome>,
+    tables: &'static Tables,
+    /// Counters and the positions that can still repeat (trimmed after each
+    /// full move: an episode never goes back).
+    draws: DrawState,
+    /// Distinct next steps of `legal` (empty once done).
+    actions: ActionList,
+    /// The board before the pending chain (its jumps not yet applied).
+    pos: Position,
+    /// Pieces jumped so far by the pending chain.
+    chain_captured: Bitboard,
+    /// Full moves still consistent with the steps of the pending chain.
+    legal: MoveList,
+    start: Position,
 }
 
 impl Env {

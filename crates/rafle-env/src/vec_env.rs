@@ -43,7 +43,7 @@ use crate::replay::replay;
 use crate::snapshot::{EnvSnapshot, Snapshot};
 use ndarray::{Array1, Array2, Array4, ArrayView1, ArrayView2, ArrayView4};
 use rafle_core::rng::Rng;
-use rafle_core::{notation, Color, EndReason, Game, Rules, Variant, MAX_JUMPS};
+use rafle_core::{notation, BitWord, Bitboard, Color, EndReason, Game, Rules, Variant, MAX_JUMPS};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::ops::Deref;
@@ -87,18 +87,24 @@ pub struct Outputs<'a> {
     pub to_play: &'a mut [u8],
 }
 
-/// One env and what it last wrote into the outputs.
+/// One env and what it last wrote into the outputs. In declared order
+/// (`repr(C)`): what every step reads and writes first, then the env (whose
+/// own hot fields lead), then what only 12x12 boards and finished episodes
+/// touch, so that a step touches few cache lines of its slot.
 #[derive(Clone, Debug)]
+#[repr(C)]
 struct Slot {
-    env: Env,
-    rng: Rng,
-    /// What its row of `obs` shows.
-    obs: ObsBoard,
-    mask: SmallVec<[u16; 64]>,
-    /// The steps of the current episode (see `replay`).
-    steps: Vec<u16>,
     /// Finished in the last step; resets at the next (NextStep).
     reset_next: bool,
+    rng: Rng,
+    /// The steps of the current episode (see `replay`).
+    steps: Vec<u16>,
+    /// What its row of `obs` shows: the low 64 bits of each plane here ...
+    obs: ObsBoard<u64>,
+    mask: SmallVec<[u16; 64]>,
+    env: Env,
+    /// ... and the high ones here (boards of more than 64 bits only).
+    obs_high: [u64; 6],
     /// How the last finished episode ended.
     last_episode: EpisodeStat,
 }
@@ -168,6 +174,7 @@ impl Batch {
                 env: env.clone(),
                 rng: Rng::stream(seed, i as u64),
                 obs: ObsBoard::ZERO,
+                obs_high: [0; 6],
                 mask: SmallVec::new(),
                 steps: Vec::with_capacity(STEPS_RESERVED),
                 reset_next: false,
@@ -612,8 +619,17 @@ impl Slot {
     #[inline]
     fn publish_in<R: Rules>(&mut self, t: &Tables, nn: usize, obs: &mut [f32], mask: &mut [bool]) {
         let board = self.env.obs_board_in::<R>();
-        board.write_over(t, nn, obs, &self.obs.narrow());
-        self.obs = board.widen();
+        let mut prev: ObsBoard<R::Word> = self.obs.narrow();
+        if R::Word::BITS > 64 {
+            for (p, &high) in prev.planes.iter_mut().zip(&self.obs_high) {
+                *p = R::Word::narrow(p.widen() | Bitboard::from(high) << 64);
+            }
+        }
+        board.write_over(t, nn, obs, &prev);
+        self.obs = board.narrow();
+        if R::Word::BITS > 64 {
+            self.obs_high = board.planes.map(|p| (p.widen() >> 64) as u64);
+        }
         for &a in &self.mask {
             mask[a as usize] = false;
         }
