@@ -3,6 +3,8 @@ max_cycles, render, performance benchmark), for every variant, and its semantics
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -119,7 +121,13 @@ def test_render(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
 
 
-@variants
+# PettingZoo's benchmark plays for a fixed five seconds, so every variant
+# costs 80 s: the default run plays the first one, RAFLE_LONG_PETTINGZOO=1
+# all of them (the other tests here cover every variant).
+benchmarked = rafle.VARIANTS if os.environ.get("RAFLE_LONG_PETTINGZOO") else rafle.VARIANTS[:1]
+
+
+@pytest.mark.parametrize("variant", benchmarked)
 def test_performance_benchmark(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
     performance_benchmark(make_env(variant))  # five seconds of play
     assert "turns per second" in capsys.readouterr().out
