@@ -217,19 +217,11 @@ proptest! {
 
     #[test]
     fn run_configs_edited(edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(EDITS)), 0..4)) {
-        let mut lines: Vec<String> = CONFIG.lines().map(String::from).collect();
-        for (at, edit) in edits {
-            let i = at.index(lines.len());
-            match edit {
-                "" => { lines.remove(i); }
-                e => {
-                    // Keep the key, change the value (or the whole line).
-                    let key = lines[i].split('=').next().unwrap_or("").to_string();
-                    lines[i] = if lines[i].contains('=') { format!("{key}= {e}") } else { e.to_string() };
-                }
-            }
-        }
-        props::run_config(lines.join("\n").as_bytes())
+        let text = edit_lines(CONFIG, &edits, |line, e| match line.split_once('=') {
+            Some((key, _)) => format!("{key}= {e}"),
+            None => e.to_string(),
+        });
+        props::run_config(text.as_bytes())
     }
 
     #[test]
@@ -249,21 +241,11 @@ proptest! {
 
     #[test]
     fn checkpoint_meta_edited(edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(JSON_EDITS)), 0..4)) {
-        let mut lines: Vec<String> = META.lines().map(String::from).collect();
-        for (at, edit) in edits {
-            let i = at.index(lines.len());
-            match edit {
-                "" => { lines.remove(i); }
-                e => {
-                    // Keep the key, change the value (or the whole line).
-                    lines[i] = match lines[i].split_once(':') {
-                        Some((key, _)) => format!("{key}: {e},"),
-                        None => e.to_string(),
-                    };
-                }
-            }
-        }
-        props::checkpoint_meta(lines.join("\n").as_bytes())
+        let text = edit_lines(META, &edits, |line, e| match line.split_once(':') {
+            Some((key, _)) => format!("{key}: {e},"),
+            None => e.to_string(),
+        });
+        props::checkpoint_meta(text.as_bytes())
     }
 
     #[test]
@@ -287,6 +269,27 @@ proptest! {
 
     #[test]
     fn egtb_files_any_bytes(d in bytes()) { props::egtb_file(&d) }
+}
+
+/// `text` with each edit applied at its line: "" removes the line, anything
+/// else replaces it as `change(line, edit)` says (keeping the key, in the
+/// callers).
+fn edit_lines(
+    text: &str,
+    edits: &[(prop::sample::Index, &str)],
+    change: impl Fn(&str, &str) -> String,
+) -> String {
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    for (at, edit) in edits {
+        let i = at.index(lines.len());
+        match *edit {
+            "" => {
+                lines.remove(i);
+            }
+            e => lines[i] = change(&lines[i], e),
+        }
+    }
+    lines.join("\n")
 }
 
 /// The first byte of an egtb_file input that names `v` (and asks for the
