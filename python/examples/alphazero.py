@@ -51,11 +51,14 @@ class Args:
     quiet: bool = False  # no progress bars
 
 
-def evaluate(net: torch.nn.Module, cfg: dict, games: int, iteration: int, progress: bool) -> dict[str, float]:
+def evaluate(net: torch.nn.Module, cfg: dict, games: int, iteration: int, progress: bool,
+             final: bool = False) -> dict[str, float]:
     """Scores of the network (its search, eval.simulations per step) against
     each eval.opponents baseline (all games of a match batched together), as
-    metrics: eval/score_vs_<opponent>, and eval/elo against the first."""
-    return L.evaluate_opponents(net, cfg, games, iteration, lambda line: print(line, flush=True), progress)
+    metrics: eval/score_vs_<opponent>, eval/elo against the first, and the
+    ladder Elo the games against rungs imply (its line under the final table)."""
+    return L.evaluate_opponents(net, cfg, games, iteration, lambda line: print(line, flush=True), progress,
+                                ladder_line=final)
 
 
 def main(args: Args) -> None:
@@ -129,7 +132,7 @@ def main(args: Args) -> None:
           f"{elapsed:.0f}s; checkpoint {Path(out) / L.WEIGHTS}")
     if cfg["eval"]["final_games"]:
         print(f"final evaluation ({cfg['eval']['final_games']} games per opponent):")
-        scores = evaluate(net, cfg, cfg["eval"]["final_games"], iteration, not args.quiet)
+        scores = evaluate(net, cfg, cfg["eval"]["final_games"], iteration, not args.quiet, final=True)
         metrics.log(iteration, learner.step_count, time.time() - start, scores)
     metrics.close()
 

@@ -386,6 +386,10 @@ def ladder(
     progress: bool = True,
     ladder: str | PathLike[str] | None = None,
 ) -> LadderResult: ...
+def ladder_implied(
+    variant: str,
+    results: list[tuple[str, int, int, int, tuple[int, int, int, int, int] | None]],
+) -> tuple[float, float, float, str] | None: ...
 def search(
     env: VecEnv,
     evaluator: Callable[..., Any],

@@ -314,8 +314,9 @@ def run(
         got["positions"] = n
         return got
 
-    def evaluate(games: int) -> Dict[str, float]:
-        return L.evaluate_opponents(net, cfg, games, state.iteration, lambda line: _say(bar, line))
+    def evaluate(games: int, final: bool = False) -> Dict[str, float]:
+        return L.evaluate_opponents(net, cfg, games, state.iteration, lambda line: _say(bar, line),
+                                    ladder_line=final)
 
     def checkpoint() -> None:
         size, total = ray.get(replay.size.remote())
@@ -393,7 +394,7 @@ def run(
           f"{state.restarts} actor restarts; checkpoint {run_dir / L.WEIGHTS}", flush=True)
     if e["final_games"]:
         print(f"final evaluation ({e['final_games']} games per opponent):", flush=True)
-        metrics.log(state.iteration, learner.step_count, elapsed(), evaluate(e["final_games"]))
+        metrics.log(state.iteration, learner.step_count, elapsed(), evaluate(e["final_games"], final=True))
     metrics.close()
     return state
 

@@ -97,13 +97,18 @@ def evaluate_opponents(
     iteration: int,
     say: Callable[[str], None] = print,
     progress: bool = False,
+    ladder_line: bool = False,
 ) -> Dict[str, float]:
     """The evaluation of ``rafle train``: ``games`` games of the network's
     search (``eval.simulations`` per step, the config's dtype) against each
     ``eval.opponents`` baseline, seeded by ``run.seed + iteration``; one line
-    per opponent through ``say``. Returns the metrics
-    ``eval/score_vs_<opponent>``, ``eval/games_vs_<opponent>`` and ``eval/elo``
-    (against the first)."""
+    per opponent through ``say``, and with ``ladder_line`` the line of the
+    Elo the games against ladder rungs imply (what ``rafle train`` prints
+    under its final table). Returns the metrics
+    ``eval/score_vs_<opponent>``, ``eval/games_vs_<opponent>``, ``eval/elo``
+    (against the first) and, where an opponent is a rung of the variant's
+    ladder, ``eval/ladder_elo``, ``eval/ladder_lo`` and ``eval/ladder_hi``
+    (``rafle plot`` draws them on the ladder's scale)."""
     import rafle
     from rafle.agents import network_agent
 
@@ -111,6 +116,7 @@ def evaluate_opponents(
     dtype = inference_dtype(cfg, next(net.parameters()).device)
     agent = network_agent(net, cfg, dtype=dtype, name=f"model@{iteration}")
     scores: Dict[str, float] = {}
+    played = []
     for opponent in cfg["eval"]["opponents"]:
         r = rafle.evaluate(agent, opponent, variant=run["variant"], games=games,
                            seed=run["seed"] + iteration, progress=progress)
@@ -119,6 +125,13 @@ def evaluate_opponents(
         scores[f"eval/score_vs_{opponent}"] = r.score
         scores[f"eval/games_vs_{opponent}"] = float(r.games)
         scores.setdefault("eval/elo", clamped_elo(r.score, r.games))
+        played.append((opponent, r.wins, r.draws, r.losses, tuple(r.pentanomial)))
+    implied = _rafle.ladder_implied(run["variant"], played)
+    if implied is not None:
+        elo, lo, hi, line = implied
+        scores.update({"eval/ladder_elo": elo, "eval/ladder_lo": lo, "eval/ladder_hi": hi})
+        if ladder_line:
+            say(f"  {line}")
     return scores
 
 

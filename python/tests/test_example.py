@@ -52,7 +52,12 @@ def test_alphazero_example_two_tiny_iterations(tmp_path: Path) -> None:
     assert re.search(r"^iter +2 \|", run.stdout, re.M), run.stdout
     for opponent in ("greedy", "alphabeta:2"):
         assert re.search(rf"vs {re.escape(opponent)} +4 games", run.stdout), run.stdout
+    # The ladder line of rafle train, from the games against the rung alphabeta:2.
+    line = re.search(r"^  ladder elo (-?\d+) \[(-?\d+), (-?\d+)\] \(from the games against alphabeta:2;",
+                     run.stdout, re.M)
+    assert line and int(line.group(2)) <= int(line.group(1)) <= int(line.group(3)), run.stdout
     assert (out / "metrics.csv").read_text().count("loss/policy") == 2
+    assert "eval/ladder_elo" in (out / "metrics.csv").read_text()
     # The checkpoint plays in Rust and in Python.
     if BINARY.is_file():
         r = subprocess.run([str(BINARY), "eval", "--variant", "thai", "--model",

@@ -30,7 +30,14 @@ def test_a_spec_is_placed_with_an_interval_and_the_seed_fixes_it() -> None:
     alo, ahi = r.interval_absolute
     assert alo <= lo and hi <= ahi
     assert sum(x["wins"] + x["draws"] + x["losses"] for x in r.rungs) == 20
-    assert all(set(x) == {"spec", "elo", "wins", "draws", "losses", "score"} for x in r.rungs)
+    assert all(set(x) == {"spec", "elo", "wins", "draws", "losses", "score", "pairs"} for x in r.rungs)
+    assert all(2 * sum(x["pairs"]) == x["wins"] + x["draws"] + x["losses"] for x in r.rungs)
+    # The Elo the trainers' ladder line computes from the same games is the placement's.
+    games = [(x["spec"], x["wins"], x["draws"], x["losses"], tuple(x["pairs"])) for x in r.rungs]
+    implied = rafle._rafle.ladder_implied(v, games)
+    assert implied is not None and implied[:3] == pytest.approx((r.elo, *r.interval))
+    assert implied[3].startswith(f"ladder elo {r.elo:.0f} [")
+    assert rafle._rafle.ladder_implied(v, [("greedy:1", 1, 0, 0, None)]) is None
     assert "elo " in r.report and r.verdict in r.report
     again = rafle.ladder("alphabeta:1", v, games=20, seed=3, progress=False)
     assert (again.elo, again.rungs) == (r.elo, r.rungs)

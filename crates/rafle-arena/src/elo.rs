@@ -71,6 +71,15 @@ impl Wdl {
         }
     }
 
+    /// Both sets of games together.
+    pub fn plus(&self, o: &Wdl) -> Wdl {
+        Wdl {
+            wins: self.wins + o.wins,
+            draws: self.draws + o.draws,
+            losses: self.losses + o.losses,
+        }
+    }
+
     /// Points (win 1, draw 1/2).
     pub fn points(&self) -> f64 {
         self.wins as f64 + 0.5 * self.draws as f64
@@ -130,6 +139,18 @@ impl Pentanomial {
     pub fn add_pair(&mut self, first: &Wdl, second: &Wdl) {
         let half_points = 2 * (first.wins + second.wins) + first.draws + second.draws;
         self.0[(half_points as usize).min(4)] += 1;
+    }
+
+    /// Both sets of pairs together.
+    pub fn plus(&self, o: &Pentanomial) -> Pentanomial {
+        Pentanomial(std::array::from_fn(|k| self.0[k] + o.0[k]))
+    }
+
+    /// The other side's view.
+    pub fn flipped(&self) -> Pentanomial {
+        let mut c = self.0;
+        c.reverse();
+        Pentanomial(c)
     }
 
     pub fn pairs(&self) -> u32 {
@@ -306,10 +327,10 @@ impl Sprt {
 /// are ignored; a pool whose games do not link every player to the anchor
 /// gets 0 for everyone.
 pub fn ratings(n: usize, results: &[(usize, usize, Wdl)], anchor: usize) -> Vec<f64> {
-    let kept: Vec<(usize, usize, Wdl)> = results
+    let kept: Vec<(usize, usize, crate::ladder::fit::Score)> = results
         .iter()
-        .copied()
-        .filter(|&(i, j, r)| i != j && r.games() > 0)
+        .filter(|&&(i, j, r)| i != j && r.games() > 0)
+        .map(|&(i, j, r)| (i, j, r.into()))
         .collect();
     crate::ladder::fit::fit_pool(n, &kept, anchor.min(n.saturating_sub(1)), 1.0)
         .map(|f| f.elo)

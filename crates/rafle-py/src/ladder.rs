@@ -7,6 +7,8 @@ use crate::evaluator::raise;
 use crate::interrupt::interruptible_also;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rafle_arena::elo::{Pentanomial, Wdl};
+use rafle_arena::ladder::fit::Score;
 use rafle_arena::ladder::{place, Ladder};
 use rafle_arena::ArenaConfig;
 
@@ -24,7 +26,8 @@ pub struct LadderResult {
     /// 95% interval as Elo above random, the rungs' own uncertainty in.
     pub interval_absolute: (f64, f64),
     pub games: u32,
-    /// Per rung played: spec, elo, wins, draws, losses, score.
+    /// Per rung played: spec, elo, wins, draws, losses, score, pairs (the
+    /// colour-swapped pairs by the player's points 0, 1/2, 1, 3/2, 2).
     pub rungs: Vec<Py<PyDict>>,
     pub verdict: String,
     pub seconds: f64,
@@ -113,6 +116,7 @@ pub fn ladder(
             d.set_item("draws", r.wdl.draws)?;
             d.set_item("losses", r.wdl.losses)?;
             d.set_item("score", r.wdl.score())?;
+            d.set_item("pairs", r.pairs.0)?;
             Ok(d.unbind())
         })
         .collect::<PyResult<Vec<_>>>()?;
@@ -128,4 +132,39 @@ pub fn ladder(
         seconds: p.seconds,
         report: p.report(),
     })
+}
+
+/// One opponent's games as `ladder_implied` takes them: spec, wins, draws,
+/// losses, and the pentanomial pairs when the games came in pairs.
+type Games = (String, u32, u32, u32, Option<[u32; 5]>);
+
+/// The Elo on `variant`'s built-in ladder that games against its rungs
+/// imply (rafle-arena's `Ladder::implied_line`, what `rafle train` prints
+/// under its final table): `(elo, lo, hi, line)`, or None when the variant
+/// has no ladder or no opponent is a rung.
+#[pyfunction]
+pub fn ladder_implied(
+    variant: &str,
+    results: Vec<Games>,
+) -> PyResult<Option<(f64, f64, f64, String)>> {
+    let v = parse_variant(variant)?;
+    let Ok(ladder) = Ladder::builtin(v) else {
+        return Ok(None);
+    };
+    let scores: Vec<(&str, Score)> = results
+        .iter()
+        .map(|(spec, wins, draws, losses, pairs)| {
+            let wdl = Wdl {
+                wins: *wins,
+                draws: *draws,
+                losses: *losses,
+            };
+            let pairs = Pentanomial(pairs.unwrap_or_default());
+            (spec.as_str(), Score { wdl, pairs })
+        })
+        .collect();
+    Ok(ladder.implied_line(&scores).map(|(fit, line)| {
+        let (lo, hi) = fit.interval();
+        (fit.elo, lo, hi, line)
+    }))
 }

@@ -42,6 +42,7 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::evaluate, m)?)?;
     m.add_class::<ladder::LadderResult>()?;
     m.add_function(wrap_pyfunction!(ladder::ladder, m)?)?;
+    m.add_function(wrap_pyfunction!(ladder::ladder_implied, m)?)?;
     let ladders: Vec<&str> = rafle_arena::ladder::calibrated()
         .iter()
         .map(|v| v.name())

@@ -5,6 +5,11 @@
 //!   interval of the score (Wilson, from `eval/games_vs_<opponent>`) where
 //!   the run logged its game count; each legend entry gives the last score
 //!   and its Elo.
+//! - `ladder.png`, where the evaluation's opponents include rungs of the
+//!   variant's ladder (metrics `eval/ladder_*`): the Elo they imply on the
+//!   ladder's scale against the iteration, with its 95% interval, over the
+//!   rungs drawn as labelled levels, so a curve reads as "between
+//!   alphabeta:3 and alphabeta:4" at a glance.
 //! - `<prefix>.png` for the other prefixes (`loss`, `selfplay`, `time`,
 //!   `train`, `distributed`): one chart per metric that changes; a
 //!   constant one gets no chart, its value is in the figure's title.
@@ -17,7 +22,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use plotters::prelude::*;
 
+use crate::train::LADDER_METRICS;
 use rafle_arena::elo::finite_elo;
+use rafle_arena::ladder::Ladder;
 use rafle_train::metrics;
 
 type Series = BTreeMap<String, Vec<(i64, f64)>>;
@@ -57,6 +64,12 @@ pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>> {
         };
         drawn.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         written.push(path);
+        if group == "eval" && series.contains_key(LADDER_METRICS[0]) {
+            let path = out_dir.join("ladder.png");
+            draw_ladder(&path, &series, &minutes, run_ladder(dir).as_ref())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            written.push(path);
+        }
     }
     Ok(written)
 }
@@ -243,6 +256,91 @@ fn draw_eval(path: &Path, series: &Series, minutes: &BTreeMap<i64, f64>) -> Draw
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// The built-in ladder of the run's variant (from its checkpoint
+/// metadata); None when either is missing.
+fn run_ladder(dir: &Path) -> Option<Ladder> {
+    let meta = rafle_train::checkpoint::read_meta(&dir.join("latest.json")).ok()?;
+    Ladder::builtin(meta.variant.parse().ok()?).ok()
+}
+
+/// The ladder Elo the evaluations imply, with its interval, over the rungs
+/// of `ladder` near it as labelled levels.
+fn draw_ladder(
+    path: &Path,
+    series: &Series,
+    minutes: &BTreeMap<i64, f64>,
+    ladder: Option<&Ladder>,
+) -> DrawResult<()> {
+    let get = |k: usize| series.get(LADDER_METRICS[k]).cloned().unwrap_or_default();
+    let (elo, lo, hi) = (get(0), get(1), get(2));
+    let at = |v: &[(i64, f64)], x: i64| v.iter().find(|p| p.0 == x).map(|p| p.1);
+    let (y0, y1) = bounds(lo.iter().chain(&hi).chain(&elo).map(|p| p.1));
+    // Room for the rungs just below and above the curve.
+    let rungs: Vec<(&str, f64)> = ladder
+        .map(|l| l.rungs.iter().map(|r| (r.spec.as_str(), r.elo)).collect())
+        .unwrap_or_default();
+    let below = rungs.iter().rev().find(|r| r.1 <= y0).map_or(y0, |r| r.1);
+    let above = rungs.iter().find(|r| r.1 >= y1).map_or(y1, |r| r.1);
+    let (y0, y1) = (
+        below - 0.04 * (above - below),
+        above + 0.04 * (above - below) + 1.0,
+    );
+    let mut title = match ladder {
+        Some(l) => format!("{} ladder Elo from the evaluation games", l.variant),
+        None => "ladder Elo from the evaluation games".to_string(),
+    };
+    if let Some(&(x, e)) = elo.last() {
+        title.push_str(&format!(": {e:.0} at iteration {}", tick(x, minutes)));
+    }
+    let root = BitMapBackend::new(path, (900, 520)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .margin_right(110)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(x_range(elo.iter()), y0..y1)?;
+    chart
+        .configure_mesh()
+        .x_desc("iteration (training time)")
+        .y_desc("Elo (random = 0)")
+        .x_labels(8)
+        .x_label_formatter(&|x| tick(*x, minutes))
+        .y_labels(10)
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()?;
+    let xs = x_range(elo.iter());
+    let grey = RGBColor(120, 120, 120);
+    for &(spec, e) in rungs.iter().filter(|r| r.1 >= y0 && r.1 <= y1) {
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(xs.start, e), (xs.end, e)],
+            grey.stroke_width(1),
+        )))?;
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((xs.end, e))
+                + Text::new(
+                    format!("{spec} {e:.0}"),
+                    (8, -7),
+                    ("sans-serif", 14).into_font().color(&grey),
+                ),
+        ))?;
+    }
+    let color = PALETTE[0];
+    for &(x, _) in &elo {
+        if let (Some(l), Some(h)) = (at(&lo, x), at(&hi, x)) {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x, l), (x, h)],
+                color.mix(0.5).stroke_width(2),
+            )))?;
+        }
+    }
+    chart.draw_series(LineSeries::new(elo.iter().copied(), color.stroke_width(3)))?;
+    chart.draw_series(elo.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
     root.present()?;
     Ok(())
 }

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rafle_arena::ladder::fit::{PlayerFit, Score};
 use rafle_arena::{elo, play_match, ArenaConfig, Side};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
@@ -92,7 +93,13 @@ pub fn train_step(
 pub struct EvalRow {
     pub opponent: String,
     pub wdl: elo::Wdl,
+    /// The colour-swapped pairs (the ladder line's interval counts them).
+    pub pairs: elo::Pentanomial,
 }
+
+/// The metrics of the ladder Elo an evaluation implies (`ladder_fit`) and
+/// its 95% interval, which `rafle plot` draws on the ladder's scale.
+pub const LADDER_METRICS: [&str; 3] = ["eval/ladder_elo", "eval/ladder_lo", "eval/ladder_hi"];
 
 /// The state of a run (what a checkpoint restores).
 #[derive(Debug)]
@@ -386,6 +393,14 @@ impl Trainer {
             let elo = elo::finite_elo(first.wdl.score(), first.wdl.games());
             values.push(("eval/elo".to_string(), elo));
         }
+        if let Some((fit, _)) = ladder_fit(self.variant, rows) {
+            let (lo, hi) = fit.interval();
+            values.extend([
+                (LADDER_METRICS[0].to_string(), fit.elo),
+                (LADDER_METRICS[1].to_string(), lo),
+                (LADDER_METRICS[2].to_string(), hi),
+            ]);
+        }
         metrics.log_all(self.iteration, self.step, now, &values)
     }
 
@@ -510,33 +525,34 @@ impl Trainer {
             rows.push(EvalRow {
                 opponent: spec.clone(),
                 wdl: m.wdl,
+                pairs: m.penta,
             });
         }
         Ok(rows)
     }
 }
 
-/// The model's Elo on the variant's ladder implied by the table's games
-/// against opponents that are rungs (no extra games): `ladder elo E [lo, hi]
-/// (from: random, alphabeta:2)`; None without a ladder or a rung opponent.
-pub fn ladder_line(variant: Variant, rows: &[EvalRow]) -> Option<String> {
+/// The model's place on the variant's ladder implied by the table's games
+/// against opponents that are rungs (no extra games), and its line
+/// (`Ladder::implied_line`); None without a ladder or a rung opponent.
+pub fn ladder_fit(variant: Variant, rows: &[EvalRow]) -> Option<(PlayerFit, String)> {
     let ladder = rafle_arena::ladder::Ladder::builtin(variant).ok()?;
-    let results: Vec<(&str, elo::Wdl)> =
-        rows.iter().map(|r| (r.opponent.as_str(), r.wdl)).collect();
-    let fit = ladder.implied(&results)?;
-    let (lo, hi) = fit.interval();
-    let used: Vec<&str> = rows
+    let results: Vec<(&str, Score)> = rows
         .iter()
-        .filter(|r| ladder.rung(&r.opponent).is_some())
-        .map(|r| r.opponent.as_str())
+        .map(|r| {
+            let s = Score {
+                wdl: r.wdl,
+                pairs: r.pairs,
+            };
+            (r.opponent.as_str(), s)
+        })
         .collect();
-    Some(format!(
-        "  ladder elo {:.0} [{:.0}, {:.0}] (from the games against {}; rafle ladder places it properly)",
-        fit.elo,
-        lo,
-        hi,
-        used.join(", ")
-    ))
+    ladder.implied_line(&results)
+}
+
+/// The ladder line printed under the final evaluation table.
+pub fn ladder_line(variant: Variant, rows: &[EvalRow]) -> Option<String> {
+    ladder_fit(variant, rows).map(|(_, line)| format!("  {line}"))
 }
 
 /// The evaluation table printed during and after training.

@@ -248,8 +248,20 @@ fn plot_draws_a_run_whose_opponent_spec_holds_a_comma() {
     }
     drop(m);
     let out = ok(&["plot", dir.to_str().unwrap()]);
-    assert!(out.contains("eval.png"), "{out}");
-    for f in ["eval.png", "loss.png", "selfplay.png"] {
+    assert!(
+        out.contains("eval.png") && !out.contains("ladder.png"),
+        "{out}"
+    );
+    // The ladder Elo a trainer logs gets its chart on the ladder's scale.
+    let mut m = rafle_train::metrics::Metrics::open(&dir, false).unwrap();
+    for (k, name) in rafle_zero::train::LADDER_METRICS.iter().enumerate() {
+        m.log(4, 40, 4.0, name, [1450.0, 1400.0, 1500.0][k])
+            .unwrap();
+    }
+    drop(m);
+    let out = ok(&["plot", dir.to_str().unwrap()]);
+    assert!(out.contains("ladder.png"), "{out}");
+    for f in ["eval.png", "ladder.png", "loss.png", "selfplay.png"] {
         assert!(dir.join("plots").join(f).is_file(), "{f}");
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,11 +1,12 @@
 //! Calibrating a ladder: the rungs play their neighbours (and, with fewer
 //! games, their next-but-one neighbours, which ties the chain together and
 //! narrows the intervals), and one Elo per rung is fitted over all games
-//! ([`super::fit::fit_pool`], `random` = 0).
+//! ([`super::fit::fit_pool`], `random` = 0). With a gap target
+//! ([`CalibrateConfig::max_gap`]), the widest gap between neighbours then
+//! gets more games until every gap's interval is within it.
 
-use super::fit::fit_pool;
+use super::fit::{fit_pool, Score};
 use super::{Ladder, Pairing, Rung, PRIOR_DRAWS};
-use crate::elo::Wdl;
 use crate::play::{play_match, ArenaConfig, Effort, MatchResult, Side};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
@@ -22,6 +23,11 @@ pub struct CalibrateConfig {
     pub games: usize,
     /// Games between next-but-one neighbours (0: none).
     pub next_games: usize,
+    /// The widest 95% half-interval of a gap between neighbours (Elo) the
+    /// calibration accepts: after the schedule, the widest gap plays
+    /// `games` more games at a time until all are within it (at most
+    /// [`MAX_EXTRA_MATCHES`] such matches). None: the schedule only.
+    pub max_gap: Option<f64>,
     pub seed: u64,
     pub opening_plies: usize,
     pub max_plies: usize,
@@ -30,6 +36,9 @@ pub struct CalibrateConfig {
     pub progress: bool,
     pub stop: Option<Arc<AtomicBool>>,
 }
+
+/// Extra matches a gap target may add to the schedule.
+pub const MAX_EXTRA_MATCHES: usize = 12;
 
 impl CalibrateConfig {
     /// The matches to play, (stronger, weaker, games), in playing order.
@@ -40,6 +49,28 @@ impl CalibrateConfig {
             out.extend((2..n).map(|i| (i, i - 2, self.next_games)));
         }
         out
+    }
+}
+
+/// The games of a calibration so far, and each rung's share of them.
+struct Played {
+    results: Vec<(usize, usize, Score)>,
+    effort: Vec<Effort>,
+    games: Vec<u32>,
+}
+
+impl Played {
+    fn add(&mut self, a: usize, b: usize, m: &MatchResult) {
+        let score = Score {
+            wdl: m.wdl,
+            pairs: m.penta,
+        };
+        self.results.push((a, b, score));
+        for (i, e) in [(a, &m.a_effort), (b, &m.b_effort)] {
+            self.effort[i].moves += e.moves;
+            self.effort[i].seconds += e.seconds;
+            self.games[i] += m.wdl.games();
+        }
     }
 }
 
@@ -66,10 +97,12 @@ pub fn calibrate(
         .collect::<Result<_, _>>()
         .map_err(|e| fail(e.to_string()))?;
     let start = std::time::Instant::now();
-    let mut results: Vec<(usize, usize, Wdl)> = Vec::new();
-    let mut effort = vec![Effort::default(); n];
-    let mut games = vec![0u32; n];
-    for (k, &(a, b, g)) in cfg.schedule().iter().enumerate() {
+    let mut played = Played {
+        results: Vec::new(),
+        effort: vec![Effort::default(); n],
+        games: vec![0u32; n],
+    };
+    let mut play = |played: &mut Played, k: usize, a: usize, b: usize, g: usize| {
         let arena = ArenaConfig {
             games: g,
             seed: Rng::stream(cfg.seed, k as u64).next_u64(),
@@ -82,15 +115,29 @@ pub fn calibrate(
         };
         let m = play_match(variant, &sides[a], &sides[b], &arena)?;
         on_match(&m);
-        results.push((a, b, m.wdl));
-        for (i, e) in [(a, &m.a_effort), (b, &m.b_effort)] {
-            effort[i].moves += e.moves;
-            effort[i].seconds += e.seconds;
-            games[i] += m.wdl.games();
-        }
+        played.add(a, b, &m);
+        Ok::<(), EvalError>(())
+    };
+    let schedule = cfg.schedule();
+    for (k, &(a, b, g)) in schedule.iter().enumerate() {
+        play(&mut played, k, a, b, g)?;
     }
     let anchor = cfg.specs.iter().position(|s| s == "random").unwrap_or(0);
-    let fit = fit_pool(n, &results, anchor, PRIOR_DRAWS).map_err(fail)?;
+    let mut fit = fit_pool(n, &played.results, anchor, PRIOR_DRAWS).map_err(fail)?;
+    if let Some(max_gap) = cfg.max_gap {
+        for extra in 0..MAX_EXTRA_MATCHES {
+            let Some((lo, hi)) = widest_gap(&fit, max_gap) else {
+                break;
+            };
+            play(&mut played, schedule.len() + extra, hi, lo, cfg.games)?;
+            fit = fit_pool(n, &played.results, anchor, PRIOR_DRAWS).map_err(fail)?;
+        }
+    }
+    let Played {
+        results,
+        effort,
+        games,
+    } = played;
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&x, &y| fit.elo[x].total_cmp(&fit.elo[y]));
     let rungs = order
@@ -134,12 +181,26 @@ pub fn calibrate(
             .map(|&(a, b, r)| Pairing {
                 a: cfg.specs[a].clone(),
                 b: cfg.specs[b].clone(),
-                wins: r.wins,
-                draws: r.draws,
-                losses: r.losses,
+                wins: r.wdl.wins,
+                draws: r.wdl.draws,
+                losses: r.wdl.losses,
+                pairs: r.pairs.0,
             })
             .collect(),
     })
+}
+
+/// The neighbours (in fitted order, weaker first) whose gap has the widest
+/// 95% half-interval, if it is wider than `max_gap`.
+fn widest_gap(fit: &super::fit::PoolFit, max_gap: f64) -> Option<(usize, usize)> {
+    let mut order: Vec<usize> = (0..fit.elo.len()).collect();
+    order.sort_by(|&x, &y| fit.elo[x].total_cmp(&fit.elo[y]));
+    order
+        .windows(2)
+        .map(|w| (w[0], w[1], crate::elo::Z95 * fit.gap_sd(w[0], w[1])))
+        .filter(|g| g.2 > max_gap)
+        .max_by(|x, y| x.2.total_cmp(&y.2))
+        .map(|(lo, hi, _)| (lo, hi))
 }
 
 /// One decimal is all a file of Elo figures needs.
@@ -150,6 +211,7 @@ fn round1(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::elo::Z95;
 
     /// A tiny calibration: random < uct:16 < alphabeta:2 on checkers, the
     /// file round-trips, and the errors say what is wrong.
@@ -162,6 +224,7 @@ mod tests {
                 .to_vec(),
             games: 16,
             next_games: 8,
+            max_gap: None,
             seed: 3,
             opening_plies: 4,
             max_plies: 200,
@@ -184,6 +247,25 @@ mod tests {
         let mut l = l;
         l.date = "2025-01-01".into();
         assert_eq!(Ladder::parse(v, &l.to_toml().unwrap()).unwrap(), l);
+        // Every match kept its pairs; a gap target adds games to the widest
+        // gap until each is within it (or the extra matches run out).
+        assert!(l
+            .matches
+            .iter()
+            .all(|p| 2 * p.pairs.iter().sum::<u32>() == p.wdl().games()));
+        let widest = |l: &Ladder| l.rungs.iter().map(|r| Z95 * r.gap_sd).fold(0.0, f64::max);
+        let target = 0.8 * widest(&l);
+        cfg.max_gap = Some(target);
+        let mut extra = 0;
+        let narrowed = calibrate(v, &cfg, &mut |_| extra += 1).unwrap();
+        extra -= 3;
+        assert!(extra >= 1, "{extra}");
+        assert!(
+            widest(&narrowed) <= target || extra == MAX_EXTRA_MATCHES,
+            "{narrowed:?}"
+        );
+        assert_eq!(narrowed.matches.len(), 3 + extra);
+        cfg.max_gap = None;
         cfg.specs = vec!["random".into()];
         assert!(calibrate(v, &cfg, &mut |_| {})
             .unwrap_err()

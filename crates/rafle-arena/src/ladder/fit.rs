@@ -22,16 +22,113 @@
 //! virtual draws). With hundreds of games per pair it moves a rating by
 //! about a Elo point; with a sweep it is what keeps the rating finite.
 //!
-//! Games of a colour-swapped pair share their opening, so they are not
-//! independent; in draughts the two results of a pair are mostly
-//! anti-correlated (an opening good for White helps each player once),
-//! which makes the per-game intervals here a little wider than the
-//! pair-based ones, never narrower by much.
+//! Intervals count pairs, not games. The two games of a colour-swapped
+//! pair share their opening, so they are not independent: an opening good
+//! for White helps each player once (the results anti-correlate), an
+//! opening that suits one player helps it twice (they correlate). Where a
+//! pairing's games came in pairs ([`Score::pairs`], the pentanomial counts
+//! fishtest uses), the covariance is the sandwich `H^-1 J H^-1`: `H` the
+//! information above, `J` the observed spread of the pairs' points around
+//! the model's expectation (each pair one independent sample). A pairing
+//! known only by its W/D/L gets the model's own spread (`J = H` there), as
+//! if every game were independent. The prior's virtual draws add to `H`,
+//! and a quarter of them to each extreme of the pairs' counts, so a pairing
+//! whose pairs all scored alike still has a spread.
 
-use crate::elo::{Wdl, Z95};
+use crate::elo::{Pentanomial, Wdl, Z95};
 
 /// Natural-log units per Elo point.
 const NAT: f64 = std::f64::consts::LN_10 / 400.0;
+
+/// What the games between two players gave: W/D/L, and the results of
+/// their colour-swapped pairs when they came in pairs (empty otherwise).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    pub wdl: Wdl,
+    pub pairs: Pentanomial,
+}
+
+impl From<Wdl> for Score {
+    /// Games known only by their W/D/L: treated as independent.
+    fn from(wdl: Wdl) -> Score {
+        Score {
+            wdl,
+            pairs: Pentanomial::default(),
+        }
+    }
+}
+
+impl Score {
+    /// Whether every game is in one of the counted pairs.
+    pub fn paired(&self) -> bool {
+        self.pairs.pairs() > 0 && 2 * self.pairs.pairs() == self.wdl.games()
+    }
+
+    /// The variance of the points scored over all games, around `p` points
+    /// a game (the model's expectation), with `prior` virtual draws: from
+    /// the pairs when paired, else the model's `n p (1 - p)`.
+    fn points_variance(&self, p: f64, prior: f64) -> f64 {
+        if !self.paired() {
+            return (self.wdl.games() as f64 + prior) * p * (1.0 - p);
+        }
+        let mut c = self.pairs.0.map(f64::from);
+        c[0] += prior / 4.0;
+        c[4] += prior / 4.0;
+        let n: f64 = c.iter().sum();
+        // A pair's points are k / 2 for the count at index k; expected 2p.
+        let spread = (0..5)
+            .map(|k| c[k] * (k as f64 / 2.0 - 2.0 * p).powi(2))
+            .sum::<f64>()
+            / n;
+        f64::from(self.pairs.pairs()) * spread
+    }
+}
+
+/// `Laplacian(w)` restricted to the `free` players: `w[i][j]` on the
+/// diagonal of both, subtracted off it (the shape of the information of
+/// pairwise comparisons).
+fn laplacian(w: &[Vec<f64>], free: &[usize]) -> Vec<Vec<f64>> {
+    let m = free.len();
+    let mut h = vec![vec![0.0f64; m]; m];
+    for (a, &i) in free.iter().enumerate() {
+        for (j, wij) in w[i].iter().enumerate() {
+            h[a][a] += wij;
+            if let Some(c) = free.iter().position(|&f| f == j) {
+                h[a][c] -= wij;
+            }
+        }
+    }
+    h
+}
+
+/// `A^-1 J A^-1` for a symmetric positive definite `a`; None if it is not.
+fn sandwich(a: &[Vec<f64>], j: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let m = a.len();
+    // Columns of A^-1, then A^-1 J, then (A^-1 J) A^-1 (A symmetric).
+    let inv: Vec<Vec<f64>> = (0..m)
+        .map(|k| {
+            let mut e = vec![0.0f64; m];
+            e[k] = 1.0;
+            solve_spd(a, &e)
+        })
+        .collect::<Option<_>>()?;
+    let aj: Vec<Vec<f64>> = (0..m)
+        .map(|r| {
+            (0..m)
+                .map(|c| (0..m).map(|k| inv[k][r] * j[k][c]).sum())
+                .collect()
+        })
+        .collect();
+    Some(
+        (0..m)
+            .map(|r| {
+                (0..m)
+                    .map(|c| (0..m).map(|k| aj[r][k] * inv[c][k]).sum())
+                    .collect()
+            })
+            .collect(),
+    )
+}
 
 /// One rating per player, with its standard deviation relative to the
 /// anchor, and the covariance of all of them (in Elo squared).
@@ -95,14 +192,14 @@ fn solve_spd(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     Some(x)
 }
 
-/// Fits one Elo per player of a pool of `n` from results `(i, j, W/D/L of
-/// i against j)`, player `anchor` at 0, with `prior_draws` virtual draws
-/// added to every pair that met (see the module docs). Errors name what is
-/// wrong: an index out of range, a player against itself, a player not
-/// connected to the anchor by games.
+/// Fits one Elo per player of a pool of `n` from results `(i, j, what i
+/// scored against j)`, player `anchor` at 0, with `prior_draws` virtual
+/// draws added to every pair that met (see the module docs). Errors name
+/// what is wrong: an index out of range, a player against itself, a player
+/// not connected to the anchor by games.
 pub fn fit_pool(
     n: usize,
-    results: &[(usize, usize, Wdl)],
+    results: &[(usize, usize, Score)],
     anchor: usize,
     prior_draws: f64,
 ) -> Result<PoolFit, String> {
@@ -117,6 +214,8 @@ pub fn fit_pool(
     }
     let mut points = vec![vec![0.0f64; n]; n];
     let mut games = vec![vec![0.0f64; n]; n];
+    // Every pairing's score as (i, j) with i < j, summed over its results.
+    let mut scores = vec![vec![None::<Score>; n]; n];
     for &(i, j, r) in results {
         if i >= n || j >= n {
             return Err(format!("fit: result ({i}, {j}) names a player >= {n}"));
@@ -124,10 +223,24 @@ pub fn fit_pool(
         if i == j {
             return Err(format!("fit: player {i} cannot play itself"));
         }
-        points[i][j] += r.points();
-        points[j][i] += r.flipped().points();
-        games[i][j] += r.games() as f64;
-        games[j][i] += r.games() as f64;
+        points[i][j] += r.wdl.points();
+        points[j][i] += r.wdl.flipped().points();
+        games[i][j] += r.wdl.games() as f64;
+        games[j][i] += r.wdl.games() as f64;
+        let (lo, hi, r) = if i < j {
+            (i, j, r)
+        } else {
+            let flipped = Score {
+                wdl: r.wdl.flipped(),
+                pairs: r.pairs.flipped(),
+            };
+            (j, i, flipped)
+        };
+        let s = scores[lo][hi].get_or_insert_with(Score::default);
+        *s = Score {
+            wdl: s.wdl.plus(&r.wdl),
+            pairs: s.pairs.plus(&r.pairs),
+        };
     }
     for i in 0..n {
         for j in 0..n {
@@ -158,28 +271,29 @@ pub fn fit_pool(
     let free: Vec<usize> = (0..n).filter(|&i| i != anchor).collect();
     let m = free.len();
     let mut b = vec![0.0f64; n];
+    let p = |b: &[f64], i: usize, j: usize| logistic(b[i] - b[j]);
+    // Gradient and negated Hessian over the free players.
     let info = |b: &[f64]| -> (Vec<f64>, Vec<Vec<f64>>) {
-        // Gradient and negated Hessian over the free players.
-        let mut g = vec![0.0f64; m];
-        let mut h = vec![vec![0.0f64; m]; m];
-        let pos: Vec<Option<usize>> = (0..n).map(|i| free.iter().position(|&f| f == i)).collect();
-        for i in 0..n {
-            for j in 0..n {
-                if i == j || games[i][j] == 0.0 {
-                    continue;
-                }
-                let p = logistic(b[i] - b[j]);
-                let w = games[i][j] * p * (1.0 - p);
-                if let Some(a) = pos[i] {
-                    g[a] += points[i][j] - games[i][j] * p;
-                    h[a][a] += w;
-                    if let Some(c) = pos[j] {
-                        h[a][c] -= w;
-                    }
-                }
-            }
-        }
-        (g, h)
+        let g = free
+            .iter()
+            .map(|&i| {
+                (0..n)
+                    .filter(|&j| j != i && games[i][j] > 0.0)
+                    .map(|j| points[i][j] - games[i][j] * p(b, i, j))
+                    .sum()
+            })
+            .collect();
+        let w: Vec<Vec<f64>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| match i != j && games[i][j] > 0.0 {
+                        true => games[i][j] * p(b, i, j) * (1.0 - p(b, i, j)),
+                        false => 0.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        (g, laplacian(&w, &free))
     };
     let mut converged = m == 0;
     for _ in 0..200 {
@@ -207,12 +321,23 @@ pub fn fit_pool(
     let mut cov = vec![vec![0.0f64; n]; n];
     if m > 0 {
         let (_, h) = info(&b);
-        for k in 0..m {
-            let mut e = vec![0.0f64; m];
-            e[k] = 1.0;
-            let col = solve_spd(&h, &e).ok_or("fit: singular information matrix")?;
-            for (l, c) in col.iter().enumerate() {
-                cov[free[l]][free[k]] = c / (NAT * NAT);
+        // The observed spread of each pairing's points (the sandwich's J).
+        let spread: Vec<Vec<f64>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        let (lo, hi) = (i.min(j), i.max(j));
+                        scores[lo][hi]
+                            .map_or(0.0, |s| s.points_variance(p(&b, lo, hi), prior_draws))
+                    })
+                    .collect()
+            })
+            .collect();
+        let c =
+            sandwich(&h, &laplacian(&spread, &free)).ok_or("fit: singular information matrix")?;
+        for (k, &fk) in free.iter().enumerate() {
+            for (l, &fl) in free.iter().enumerate() {
+                cov[fl][fk] = c[l][k] / (NAT * NAT);
             }
         }
     }
@@ -263,32 +388,35 @@ impl PlayerFit {
 }
 
 /// The maximum-likelihood Elo of one player from its results against
-/// opponents `(rating, its standard deviation, W/D/L of the player)`, with
-/// `prior_draws` virtual draws against each opponent played.
-pub fn fit_player(results: &[(f64, f64, Wdl)], prior_draws: f64) -> Result<PlayerFit, String> {
+/// opponents `(rating, its standard deviation, what the player scored)`,
+/// with `prior_draws` virtual draws against each opponent played; the
+/// spread of its games counts pairs where they came in pairs (module docs).
+pub fn fit_player(results: &[(f64, f64, Score)], prior_draws: f64) -> Result<PlayerFit, String> {
     if !(prior_draws.is_finite() && prior_draws >= 0.0) {
         return Err(format!("fit: prior_draws {prior_draws} must be >= 0"));
     }
-    let played: Vec<(f64, f64, f64, f64)> = results
+    if let Some((e, sd, _)) = results
         .iter()
-        .filter(|(_, _, r)| r.games() > 0)
+        .find(|(e, sd, _)| !(e.is_finite() && sd.is_finite() && *sd >= 0.0))
+    {
+        return Err(format!("fit: opponent rating {e} +- {sd} is not valid"));
+    }
+    // (rating in nats, its sd, points and games with the prior, the score).
+    let played: Vec<(f64, f64, f64, f64, Score)> = results
+        .iter()
+        .filter(|(_, _, r)| r.wdl.games() > 0)
         .map(|&(e, sd, r)| {
             (
                 e * NAT,
                 sd,
-                r.points() + 0.5 * prior_draws,
-                r.games() as f64 + prior_draws,
+                r.wdl.points() + 0.5 * prior_draws,
+                r.wdl.games() as f64 + prior_draws,
+                r,
             )
         })
         .collect();
     if played.is_empty() {
         return Err("fit: the player has no games".into());
-    }
-    if let Some((e, sd, ..)) = results
-        .iter()
-        .find(|(e, sd, _)| !(e.is_finite() && sd.is_finite() && *sd >= 0.0))
-    {
-        return Err(format!("fit: opponent rating {e} +- {sd} is not valid"));
     }
     let (points, games): (f64, f64) = played
         .iter()
@@ -297,7 +425,7 @@ pub fn fit_player(results: &[(f64, f64, Wdl)], prior_draws: f64) -> Result<Playe
         return Err("fit: a sweep has no maximum (it needs prior_draws > 0)".into());
     }
     let at = |x: f64| {
-        played.iter().fold((0.0, 0.0), |(g, h), &(e, _, s, n)| {
+        played.iter().fold((0.0, 0.0), |(g, h), &(e, _, s, n, _)| {
             let p = logistic(x - e);
             (g + s - n * p, h + n * p * (1.0 - p))
         })
@@ -314,7 +442,7 @@ pub fn fit_player(results: &[(f64, f64, Wdl)], prior_draws: f64) -> Result<Playe
     let (_, h) = at(x);
     let weights: Vec<f64> = played
         .iter()
-        .map(|&(e, _, _, n)| {
+        .map(|&(e, _, _, n, _)| {
             let p = logistic(x - e);
             n * p * (1.0 - p)
         })
@@ -325,9 +453,13 @@ pub fn fit_player(results: &[(f64, f64, Wdl)], prior_draws: f64) -> Result<Playe
         .map(|(p, w)| w * p.1)
         .sum::<f64>()
         / h;
+    let spread: f64 = played
+        .iter()
+        .map(|&(e, _, _, _, r)| r.points_variance(logistic(x - e), prior_draws))
+        .sum();
     let fit = PlayerFit {
         elo: x / NAT,
-        sd_games: 1.0 / (h.sqrt() * NAT),
+        sd_games: spread.sqrt() / (h * NAT),
         sd_rungs,
     };
     if !(fit.elo.is_finite() && fit.sd_games.is_finite()) {
@@ -387,7 +519,7 @@ mod tests {
                 for (j, games) in [(i + 1, 300), (i + 2, 150)] {
                     if j < n {
                         let r = simulate(&mut rng, truth[j] - truth[i], games, 0.3);
-                        results.push((j, i, r));
+                        results.push((j, i, r.into()));
                     }
                 }
             }
@@ -415,6 +547,89 @@ mod tests {
         assert!(inside < total || total < 100, "{inside} of {total}");
     }
 
+    /// How the two games of a pair depend on each other in [`simulate_pairs`].
+    #[derive(Clone, Copy)]
+    enum PairLink {
+        /// The pair's opening suits one player: both games shift its way.
+        Suits,
+        /// The opening favours White: the first game up, the second down.
+        White,
+    }
+
+    /// `pairs` colour-swapped pairs between players `diff` Elo apart, the
+    /// expected score the model's: each pair's shift is as large as the
+    /// score allows, so the pairs' spread is far from independent games'.
+    fn simulate_pairs(rng: &mut Rng, diff: f64, pairs: u32, link: PairLink) -> Score {
+        let s = score_of_elo(diff);
+        let c = 0.95 * s.min(1.0 - s);
+        let mut out = Score::default();
+        for _ in 0..pairs {
+            let up = rng.unit_f64() < 0.5;
+            let shifts = match link {
+                PairLink::Suits if up => [c, c],
+                PairLink::Suits => [-c, -c],
+                PairLink::White => [c, -c],
+            };
+            let [g1, g2] = shifts.map(|d| simulate(rng, score_elo(s + d), 1, 0.1));
+            out.pairs.add_pair(&g1, &g2);
+            out.wdl = out.wdl.plus(&g1).plus(&g2);
+        }
+        out
+    }
+
+    fn score_elo(s: f64) -> f64 {
+        crate::elo::elo_of_score(s.clamp(1e-9, 1.0 - 1e-9))
+    }
+
+    /// Pairs that are not independent games: the pair-based intervals
+    /// still hold the truth about 95% of the time, and they are wider than
+    /// the per-game ones when a pair's games go together, narrower when
+    /// they go opposite ways.
+    #[test]
+    fn pair_based_intervals_hold_for_linked_pairs() {
+        let truth = [0.0, 180.0, 330.0, 420.0, 600.0, 720.0, 900.0];
+        let n = truth.len();
+        for (link, wider) in [(PairLink::Suits, true), (PairLink::White, false)] {
+            let (mut inside, mut gaps_inside, mut total) = (0, 0, 0);
+            let (mut sd_pairs, mut sd_games) = (0.0, 0.0);
+            for seed in 0..40u64 {
+                let mut rng = Rng::new(500 + seed);
+                let mut results = Vec::new();
+                for i in 0..n {
+                    for (j, pairs) in [(i + 1, 150), (i + 2, 75)] {
+                        if j < n {
+                            let r = simulate_pairs(&mut rng, truth[j] - truth[i], pairs, link);
+                            results.push((j, i, r));
+                        }
+                    }
+                }
+                let fit = fit_pool(n, &results, 0, 2.0).unwrap();
+                let per_game: Vec<_> = results
+                    .iter()
+                    .map(|&(i, j, r)| (i, j, r.wdl.into()))
+                    .collect();
+                let naive = fit_pool(n, &per_game, 0, 2.0).unwrap();
+                for i in 1..n {
+                    let (lo, hi) = fit.interval(i);
+                    total += 1;
+                    inside += usize::from(lo <= truth[i] && truth[i] <= hi);
+                    let g = fit.elo[i] - fit.elo[i - 1];
+                    let half = Z95 * fit.gap_sd(i - 1, i);
+                    gaps_inside += usize::from((g - (truth[i] - truth[i - 1])).abs() <= half);
+                    sd_pairs += fit.gap_sd(i - 1, i);
+                    sd_games += naive.gap_sd(i - 1, i);
+                }
+            }
+            assert!(inside >= 216, "{inside} of {total} ratings inside");
+            assert!(gaps_inside >= 216, "{gaps_inside} of {total} gaps inside");
+            let ratio = sd_pairs / sd_games;
+            match wider {
+                true => assert!(ratio > 1.05, "pairs going together: {ratio}"),
+                false => assert!(ratio < 0.9, "pairs going opposite ways: {ratio}"),
+            }
+        }
+    }
+
     #[test]
     fn a_player_is_placed_within_its_interval() {
         let rungs = [(0.0, 0.0), (200.0, 10.0), (400.0, 15.0), (600.0, 20.0)];
@@ -425,7 +640,7 @@ mod tests {
             let results: Vec<_> = rungs
                 .iter()
                 .skip(1)
-                .map(|&(e, sd)| (e, sd, simulate(&mut rng, truth - e, 100, 0.3)))
+                .map(|&(e, sd)| (e, sd, simulate(&mut rng, truth - e, 100, 0.3).into()))
                 .collect();
             // Rungs known exactly here: the games part alone must hold.
             let exact: Vec<_> = results.iter().map(|&(e, _, r)| (e, 0.0, r)).collect();
@@ -447,16 +662,16 @@ mod tests {
     fn hand_checked_pool_and_player() {
         // Two players, 75% for B: +190.85 (prior 0). The information is
         // n p (1 - p) = 100 * 0.1875 in nats: sd = 1/sqrt(18.75)/NAT = 40.1.
-        let fit = fit_pool(2, &[(1, 0, wdl(70, 10, 20))], 0, 0.0).unwrap();
+        let fit = fit_pool(2, &[(1, 0, wdl(70, 10, 20).into())], 0, 0.0).unwrap();
         assert!((fit.elo[1] - 190.85).abs() < 0.01, "{fit:?}");
         assert!((fit.sd[1] - 40.12).abs() < 0.01, "{fit:?}");
         // The same from the player's side against a fixed opponent.
-        let p = fit_player(&[(0.0, 0.0, wdl(70, 10, 20))], 0.0).unwrap();
+        let p = fit_player(&[(0.0, 0.0, wdl(70, 10, 20).into())], 0.0).unwrap();
         assert!((p.elo - 190.85).abs() < 0.01 && (p.sd_games - 40.12).abs() < 0.01);
         // A sweep is finite with the prior: 20.5 of 21 points.
-        let fit = fit_pool(2, &[(1, 0, wdl(20, 0, 0))], 0, 1.0).unwrap();
+        let fit = fit_pool(2, &[(1, 0, wdl(20, 0, 0).into())], 0, 1.0).unwrap();
         assert!((fit.elo[1] - elo_of(20.5 / 21.0)).abs() < 0.01, "{fit:?}");
-        let p = fit_player(&[(100.0, 0.0, wdl(0, 0, 30))], 1.0).unwrap();
+        let p = fit_player(&[(100.0, 0.0, wdl(0, 0, 30).into())], 1.0).unwrap();
         assert!((p.elo - 100.0 - elo_of(0.5 / 31.0)).abs() < 0.01, "{p:?}");
     }
 
@@ -466,7 +681,7 @@ mod tests {
 
     #[test]
     fn bad_input_is_an_error() {
-        let r = wdl(5, 5, 5);
+        let r: Score = wdl(5, 5, 5).into();
         for (n, results, anchor, prior, needle) in [
             (0, vec![], 0, 1.0, "no player"),
             (2, vec![(0, 1, r)], 2, 1.0, "anchor"),
@@ -474,17 +689,17 @@ mod tests {
             (2, vec![(1, 1, r)], 0, 1.0, "itself"),
             (3, vec![(0, 1, r)], 0, 1.0, "no games linking it"),
             (2, vec![(0, 1, r)], 0, -1.0, "prior_draws"),
-            (2, vec![(1, 0, wdl(9, 0, 0))], 0, 0.0, "sweep"),
+            (2, vec![(1, 0, wdl(9, 0, 0).into())], 0, 0.0, "sweep"),
         ] {
             let e = fit_pool(n, &results, anchor, prior).unwrap_err();
             assert!(e.contains(needle), "{needle}: {e}");
         }
         for (results, prior, needle) in [
             (vec![], 1.0, "no games"),
-            (vec![(0.0, 0.0, Wdl::default())], 1.0, "no games"),
+            (vec![(0.0, 0.0, Score::default())], 1.0, "no games"),
             (vec![(f64::NAN, 0.0, r)], 1.0, "not valid"),
             (vec![(0.0, -1.0, r)], 1.0, "not valid"),
-            (vec![(0.0, 0.0, wdl(3, 0, 0))], 0.0, "sweep"),
+            (vec![(0.0, 0.0, wdl(3, 0, 0).into())], 0.0, "sweep"),
             (vec![(0.0, 0.0, r)], f64::NAN, "prior_draws"),
         ] {
             let e = fit_player(&results, prior).unwrap_err();

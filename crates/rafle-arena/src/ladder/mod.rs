@@ -15,8 +15,9 @@ pub mod calibrate;
 pub mod fit;
 pub mod place;
 
-use crate::elo::Wdl;
+use crate::elo::{Pentanomial, Wdl};
 use crate::play::Side;
+use fit::Score;
 use rafle_core::Variant;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -56,6 +57,11 @@ pub struct Pairing {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
+    /// a's colour-swapped pairs by its points in the pair (0, 1/2, 1, 3/2,
+    /// 2): what the intervals count (all zero in a file from before pairs
+    /// were kept: its games count as independent).
+    #[serde(default)]
+    pub pairs: [u32; 5],
 }
 
 impl Pairing {
@@ -64,6 +70,13 @@ impl Pairing {
             wins: self.wins,
             draws: self.draws,
             losses: self.losses,
+        }
+    }
+
+    pub fn score(&self) -> Score {
+        Score {
+            wdl: self.wdl(),
+            pairs: Pentanomial(self.pairs),
         }
     }
 }
@@ -164,11 +177,11 @@ impl Ladder {
         self.rungs.iter().position(|r| norm(&r.spec) == norm(spec))
     }
 
-    /// The Elo on this ladder implied by results `(opponent spec, W/D/L
-    /// against it)`: the fit over those opponents that are rungs (the
-    /// others are left out); None when none is a rung.
-    pub fn implied(&self, results: &[(&str, Wdl)]) -> Option<fit::PlayerFit> {
-        let rows: Vec<(f64, f64, Wdl)> = results
+    /// The Elo on this ladder implied by results `(opponent spec, what the
+    /// player scored against it)`: the fit over those opponents that are
+    /// rungs (the others are left out); None when none is a rung.
+    pub fn implied(&self, results: &[(&str, Score)]) -> Option<fit::PlayerFit> {
+        let rows: Vec<(f64, f64, Score)> = results
             .iter()
             .filter_map(|(spec, r)| {
                 self.rung(spec)
@@ -176,6 +189,28 @@ impl Ladder {
             })
             .collect();
         fit::fit_player(&rows, PRIOR_DRAWS).ok()
+    }
+
+    /// What a trainer prints under its evaluation table, from its games
+    /// against opponents that are rungs (no extra games): the fit and the
+    /// line `ladder elo E [lo, hi] (from the games against A, B; ...)`;
+    /// None when no opponent is a rung.
+    pub fn implied_line(&self, results: &[(&str, Score)]) -> Option<(fit::PlayerFit, String)> {
+        let fit = self.implied(results)?;
+        let (lo, hi) = fit.interval();
+        let used: Vec<&str> = results
+            .iter()
+            .map(|r| r.0)
+            .filter(|s| self.rung(s).is_some())
+            .collect();
+        let line = format!(
+            "ladder elo {:.0} [{:.0}, {:.0}] (from the games against {}; rafle ladder places it properly)",
+            fit.elo,
+            lo,
+            hi,
+            used.join(", ")
+        );
+        Some((fit, line))
     }
 
     /// The rungs as match sides.

@@ -11,9 +11,9 @@
 //! next round jumps there, so the rounds end up around the rungs the player
 //! scores ~50% against, where a game says the most.
 
-use super::fit::{fit_player, PlayerFit};
+use super::fit::{fit_player, PlayerFit, Score};
 use super::Ladder;
-use crate::elo::{fmt_elo, Wdl};
+use crate::elo::{fmt_elo, Pentanomial, Wdl};
 use crate::play::{play_match, ArenaConfig, Effort, Side};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
@@ -32,6 +32,8 @@ pub struct RungResult {
     pub elo: f64,
     /// The player's W/D/L against it.
     pub wdl: Wdl,
+    /// And its colour-swapped pairs (what the interval counts).
+    pub pairs: Pentanomial,
 }
 
 /// Where a player stands on a ladder.
@@ -201,8 +203,8 @@ fn next_rung(ladder: &Ladder, estimate: f64, games: &[u32]) -> usize {
     }
 }
 
-fn fit_of(ladder: &Ladder, results: &[Wdl]) -> Result<PlayerFit, String> {
-    let rows: Vec<(f64, f64, Wdl)> = ladder
+fn fit_of(ladder: &Ladder, results: &[Score]) -> Result<PlayerFit, String> {
+    let rows: Vec<(f64, f64, Score)> = ladder
         .rungs
         .iter()
         .zip(results)
@@ -233,7 +235,7 @@ pub fn place(
     let n = sides.len();
     let pairs = games.div_ceil(2);
     let per_round = pairs.div_ceil(ROUNDS).max(1);
-    let mut results = vec![Wdl::default(); n];
+    let mut results = vec![Score::default(); n];
     let mut played = vec![0u32; n];
     let mut rounds = Vec::new();
     let mut effort = Effort::default();
@@ -256,9 +258,10 @@ pub fn place(
         let m = play_match(variant, player, &sides[rung], &cfg)?;
         player_name.clone_from(&m.a);
         let r = &mut results[rung];
-        r.wins += m.wdl.wins;
-        r.draws += m.wdl.draws;
-        r.losses += m.wdl.losses;
+        *r = Score {
+            wdl: r.wdl.plus(&m.wdl),
+            pairs: r.pairs.plus(&m.penta),
+        };
         played[rung] += m.wdl.games();
         effort.moves += m.a_effort.moves;
         effort.nodes += m.a_effort.nodes;
@@ -284,7 +287,8 @@ pub fn place(
                 rung: i,
                 spec: ladder.rungs[i].spec.clone(),
                 elo: ladder.rungs[i].elo,
-                wdl: results[i],
+                wdl: results[i].wdl,
+                pairs: results[i].pairs,
             })
             .collect(),
         rounds,

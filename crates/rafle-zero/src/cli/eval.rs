@@ -367,7 +367,11 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
 fn ladder_line(variant: Variant, spec_b: &str, m: &rafle_arena::MatchResult) -> Option<String> {
     let ladder = rafle_arena::ladder::Ladder::builtin(variant).ok()?;
     let rung = &ladder.rungs[ladder.rung(spec_b)?];
-    let fit = ladder.implied(&[(spec_b, m.wdl)])?;
+    let score = rafle_arena::ladder::fit::Score {
+        wdl: m.wdl,
+        pairs: m.penta,
+    };
+    let fit = ladder.implied(&[(spec_b, score)])?;
     let (lo, hi) = fit.interval();
     Some(format!(
         "ladder: {} is {:.0} [{:.0}, {:.0}] on the {variant} ladder; {}'s score puts it at {:.0} [{:.0}, {:.0}]",

@@ -82,6 +82,10 @@ pub struct CalibrateArgs {
     /// Games between next-but-one rungs (default: half of --games; 0: none).
     #[arg(long)]
     pub next_games: Option<usize>,
+    /// After the schedule, give the widest gap between neighbours --games
+    /// more games until every gap's 95% interval is within +-this (Elo).
+    #[arg(long)]
+    pub max_gap: Option<f64>,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Worker threads (default: all cores).
@@ -232,6 +236,9 @@ fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
     if a.max_plies == 0 {
         bail!("--max-plies must be at least 1");
     }
+    if a.max_gap.is_some_and(|g| !(g.is_finite() && g > 0.0)) {
+        bail!("--max-gap must be a positive number of Elo");
+    }
     let specs = match &a.rungs {
         Some(list) => split_players(list),
         None => match Ladder::builtin(variant) {
@@ -249,6 +256,7 @@ fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
         specs,
         games: a.games,
         next_games: a.next_games.unwrap_or(a.games / 2),
+        max_gap: a.max_gap,
         seed: a.seed,
         opening_plies: a.opening_plies,
         max_plies: a.max_plies,
@@ -267,8 +275,13 @@ fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
     let mut ladder = calibrate(variant, &cfg, &mut |m| {
         k += 1;
         println!(
-            "  [{k}/{}] {} vs {}: +{} ={} -{}  score {:.1}%  {:.1} s",
+            "  [{k}/{}{}] {} vs {}: +{} ={} -{}  score {:.1}%  {:.1} s",
             schedule.len(),
+            if k > schedule.len() {
+                ", to narrow a gap"
+            } else {
+                ""
+            },
             m.a,
             m.b,
             m.wdl.wins,
