@@ -1,26 +1,39 @@
 #!/usr/bin/env bash
 # The A/B protocol (docs/how-to/evaluation.md, "The ladder"): is config B stronger than config A?
 #
-#   scripts/ab.sh configs/A.toml configs/B.toml
-#   K=5 MINUTES=30 GAMES=200 OUT=runs/ab scripts/ab.sh A.toml B.toml
+#   STAGE=screen scripts/ab.sh configs/A.toml configs/B.toml     # 3 seeds an arm, 5 minutes each
+#   STAGE=confirm scripts/ab.sh configs/A.toml configs/B.toml    # 3 seeds an arm, 14 minutes each
+#   K=5 MINUTES=30 GAMES=200 LEVER=teacher OUT=runs/ab scripts/ab.sh A.toml B.toml
 #
 # Trains each config K times (run.seed = 1..K), one run at a time, each for
 # MINUTES of wall time (rafle train --time-limit-min), places every final model
 # on the variant's ladder (rafle ladder, GAMES games, seeded by the run's seed),
-# and prints each placement and the mean Elo difference B - A with its 95%
-# interval (Welch's t over the K Elos of each side, which holds the training
-# noise and the placement noise together; with K = 1 the two placements'
-# own intervals). Run it on a quiet machine: wall-clock budgets mean that
-# other load changes the result (it warns when the load is above half the
-# cores). Everything lands in OUT: the runs, each ladder report, results.tsv.
+# appends its row to the variant's results file (configs/results/V.tsv,
+# scripts/results_row.py: LEVER names the lever, default B's file name) and
+# commits that file at once (COMMIT=0: no commit), so an interruption loses at
+# most the run in progress; a run whose row is already there (same config
+# hash, lever, arm, seed and budget) is not run again. It prints each
+# placement and the mean Elo difference B - A with its 95% interval (Welch's t
+# over the K Elos of each side, which holds the training noise and the
+# placement noise together; with K = 1 the two placements' own intervals).
+# Run it on a quiet machine: wall-clock budgets mean that other load changes
+# the result (it warns when the load is above half the cores). The runs and
+# ladder reports land in OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ne 2 ]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 A=$1 B=$2
+case "${STAGE:-}" in
+    screen) K=${K:-3} MINUTES=${MINUTES:-5} ;;
+    confirm) K=${K:-3} MINUTES=${MINUTES:-14} ;;
+    "") ;;
+    *) echo "error: STAGE is screen or confirm, not $STAGE" >&2; exit 2 ;;
+esac
 K=${K:-3} MINUTES=${MINUTES:-30} GAMES=${GAMES:-200} OUT=${OUT:-runs/ab}
+LEVER=${LEVER:-$(basename "$B" .toml)} COMMIT=${COMMIT:-1}
 for f in "$A" "$B"; do
     [ -f "$f" ] || { echo "error: no config $f" >&2; exit 1; }
 done
@@ -45,18 +58,41 @@ seeded() {
         { print }' "$1" > "$4"
 }
 
+RESULTS=${RESULTS:-configs/results/$V.tsv}
+sha() { sha256sum "$1" | cut -c1-12; }
+# The Elo, lo and hi of a row already in the results file for this run, if any.
+recorded() {
+    [ -f "$RESULTS" ] || return 0
+    awk -F'\t' -v sha="$(sha "$1")" -v lever="$LEVER" -v arm="$2" -v seed="$3" -v budget="$MINUTES" \
+        'NR > 1 && $4 == sha && $5 == lever && $6 == arm && $7 == seed && $8 + 0 == budget + 0 { r = $12 "\t" $13 "\t" $14 } END { if (r) print r }' "$RESULTS"
+}
+
 printf 'side\tseed\telo\tlo\thi\n' > "$OUT/results.tsv"
 for side in A B; do
     cfg=$A; [ "$side" = B ] && cfg=$B
     for seed in $(seq 1 "$K"); do
         run="$OUT/$side-seed$seed"
+        done_row=$(recorded "$cfg" "$side" "$seed")
+        if [ -n "$done_row" ]; then
+            echo "== $side ($cfg), seed $seed: already in $RESULTS"
+            printf '%s\t%s\t%s\n' "$side" "$seed" "$done_row" >> "$OUT/results.tsv"
+            continue
+        fi
         seeded "$cfg" "$seed" "$run" "$OUT/$side-seed$seed.toml"
         echo "== $side ($cfg), seed $seed: training for $MINUTES min"
+        rm -rf "$run"
         "$BIN" train --config "$OUT/$side-seed$seed.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$run.train.log"
         "$BIN" ladder --variant "$V" --player "model:$run/latest.safetensors" --games "$GAMES" \
             --seed "$seed" --quiet | tee "$run.ladder.txt"
         sed -n 's/^elo \(-\{0,1\}[0-9]*\) \[\(-\{0,1\}[0-9]*\), \(-\{0,1\}[0-9]*\)\]$/\1\t\2\t\3/p' "$run.ladder.txt" \
             | sed "s/^/$side\t$seed\t/" >> "$OUT/results.tsv"
+        python3 scripts/results_row.py --run "$run" --ladder "$run.ladder.txt" --config "$cfg" \
+            --lever "$LEVER" --arm "$side" --seed "$seed" --budget "$MINUTES" --out "$RESULTS" \
+            --note "${NOTE:-scripts/ab.sh $A $B, GAMES=$GAMES}"
+        if [ "$COMMIT" = 1 ] && git rev-parse --git-dir >/dev/null 2>&1; then
+            git add "$RESULTS"
+            git commit -q -m "results: $V $LEVER $side seed $seed ($MINUTES min): $(sed -n 's/^elo //p' "$run.ladder.txt")" -- "$RESULTS"
+        fi
     done
 done
 

@@ -89,6 +89,11 @@ def main(args: Args) -> None:
     print(f"alphazero.py: {run['variant']} | net {cfg['net']['blocks']}x{cfg['net']['channels']} on "
           f"{args.device} | {selfplay.num_games} games in lockstep | {steps} steps per iteration | dir {out}")
     start = time.time()
+    # The [bootstrap] teacher start, as rafle train does it before self-play.
+    boot = L.bootstrap(learner, cfg, replay.add,
+                       lambda n: (replay.sample(t["batch_size"], rng, args.device) for _ in range(n)))
+    if boot:
+        metrics.log(0, learner.step_count, time.time() - start, boot)
     games = 0
     iteration = 0
     while iteration < run["iterations"] and not (limit > 0 and time.time() - start >= limit):

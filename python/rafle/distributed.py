@@ -259,6 +259,18 @@ def run(
     if resume is not None and (run_dir / L.REPLAY).is_file():
         resumed = L.load_replay_arrays(run_dir, cfg)
     replay = ray.remote(ReplayActor).options(num_cpus=0).remote(t["replay_window"], resumed)
+    if resume is None:
+        # The [bootstrap] teacher start, before the actors get their weights.
+        def teacher_batches(n: int) -> Iterator[Dict[str, Any]]:
+            for b in ray.get(replay.sample.remote(n, t["batch_size"], run_cfg["seed"])):
+                yield {k: torch.tensor(b[k]) for k in L.BATCH_KEYS}
+
+        taught = time.time()
+        boot = L.bootstrap(learner, cfg, lambda arrays: ray.get(replay.add.remote(arrays)), teacher_batches,
+                           lambda line: print(line, flush=True) if not quiet else None)
+        elapsed_before += time.time() - taught  # the teacher's time is part of the budget, as in rafle train
+        if boot:
+            metrics.log(0, learner.step_count, elapsed_before, boot)
     worker_cls = ray.remote(SelfPlayWorker)
     workers = [
         worker_cls.options(num_cpus=d["cpus_per_worker"], num_gpus=d["gpus_per_worker"], max_restarts=-1,

@@ -44,6 +44,7 @@ __all__ = [
     "Replay",
     "clamped_elo",
     "evaluate_opponents",
+    "bootstrap",
     "fresh_net",
     "inference_dtype",
     "load_learner",
@@ -307,6 +308,38 @@ def train_steps(learner: "Learner", batches: Iterable[Mapping[str, Any]], progre
     logs = {k: v / n for k, v in sums.items()}
     logs["train/lr"] = last["train/lr"]
     return logs
+
+
+def bootstrap(
+    learner: "Learner",
+    cfg: Mapping[str, Any],
+    add: Callable[[Mapping[str, np.ndarray]], None],
+    batches: Callable[[int], Iterable[Mapping[str, Any]]],
+    say: Callable[[str], None] = print,
+) -> Dict[str, float]:
+    """The ``[bootstrap]`` teacher start of ``rafle train``, for the Python
+    learners: the teacher's games (``_rafle.teach``, seeded as ``rafle
+    train`` seeds them) go through ``add`` into the replay window, then
+    ``epochs`` passes of training on ``batches(steps)`` at the schedule's
+    start; one line through ``say``. Returns the ``bootstrap/*`` metrics
+    (empty when the config plays no teacher games)."""
+    b = cfg.get("bootstrap", {})
+    if not b.get("games", 0):
+        return {}
+    arrays, t = _rafle.teach(cfg)
+    add(arrays)
+    logs = train_steps(learner, batches(int(t["steps"])), lambda: 0.0)
+    w, d, l = t["results"]
+    say(f"bootstrap | {t['games']} games of {b['player']} (first mover W {w} D {d} L {l}, "
+        f"{t['plies'] / max(t['games'], 1):.0f} plies) in {t['seconds']:.0f}s | {t['positions']} positions, "
+        f"{t['steps']} steps, policy {logs.get('loss/policy', 0.0):.3f} value {logs.get('loss/value', 0.0):.3f}")
+    return {
+        "bootstrap/games": float(t["games"]),
+        "bootstrap/positions": float(t["positions"]),
+        "bootstrap/seconds": float(t["seconds"]),
+        "bootstrap/loss_policy": logs.get("loss/policy", 0.0),
+        "bootstrap/loss_value": logs.get("loss/value", 0.0),
+    }
 
 
 def iteration_logs(counters: Mapping[str, float], selfplay_s: float, train_s: float, seconds: float) -> Dict[str, float]:

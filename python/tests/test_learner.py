@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 safetensors_torch = pytest.importorskip("safetensors.torch")
 
 import rafle  # noqa: E402
-from conftest import BINARY  # noqa: E402
+from conftest import BINARY, TINY  # noqa: E402
 from rafle import learner as L  # noqa: E402
 from rafle import model  # noqa: E402
 
@@ -92,3 +92,37 @@ def test_the_model_evaluator_runs_in_f32_and_bf16() -> None:
     f32 = model.evaluator(net)(obs)[0]
     bf16 = model.evaluator(net, dtype=torch.bfloat16)(obs)[0].float()
     assert (f32 - bf16).abs().max() < 0.1
+
+
+def test_the_teacher_start_is_rafle_trains(tmp_path: Path) -> None:
+    """[bootstrap] in the Python learners: the same teacher games as `rafle
+    train` (same seed, same positions), their steps trained from the start."""
+    text = TINY.read_text() + '\n[bootstrap]\ngames = 6\nplayer = "alphabeta:1"\nepochs = 1.5\n'
+    cfg_path = tmp_path / "boot.toml"
+    cfg_path.write_text(text)
+    cfg = rafle._rafle.load_config(cfg_path)
+    arrays, t = rafle._rafle.teach(cfg)
+    n = len(arrays["obs"])
+    assert t["games"] == 6 and t["positions"] == n > 0 and sum(t["results"]) == 6
+    assert t["steps"] == -(-n * 3 // (2 * cfg["train"]["batch_size"]))
+    assert arrays["policy"].shape == arrays["mask"].shape and np.allclose(arrays["policy"].sum(1), 1)
+    again, _ = rafle._rafle.teach(cfg)
+    assert all(np.array_equal(arrays[k], again[k]) for k in arrays)
+    learner = L.Learner(L.fresh_net(cfg), cfg)
+    replay = L.Replay(cfg["train"]["replay_window"])
+    rng = np.random.default_rng(0)
+    said: list[str] = []
+    logs = L.bootstrap(learner, cfg, replay.add,
+                       lambda k: (replay.sample(cfg["train"]["batch_size"], rng, "cpu") for _ in range(k)), said.append)
+    assert len(replay) == n and learner.step_count == t["steps"]
+    assert logs["bootstrap/positions"] == n and said[0].startswith("bootstrap | 6 games of alphabeta:1")
+    if BINARY.is_file():  # rafle train plays the same teacher games
+        out = tmp_path / "rust"
+        r = subprocess.run([str(BINARY), "train", "--config", str(cfg_path), "--out", str(out), "--iterations", "1",
+                            "--quiet"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        rows = [line.split(",") for line in (out / "metrics.csv").read_text().splitlines()]
+        boot = [r for r in rows if r[3] == "bootstrap/positions"]
+        assert boot and boot[0][:2] == ["0", str(t["steps"])] and float(boot[0][4]) == n, rows
+    with pytest.raises(ValueError, match="plays no games"):
+        rafle._rafle.teach(TINY)

@@ -50,6 +50,7 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LADDERS", pyo3::types::PyTuple::new(m.py(), ladders)?)?;
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::load_config, m)?)?;
+    m.add_function(wrap_pyfunction!(selfplay::teach, m)?)?;
     m.add_function(wrap_pyfunction!(agents::model_spec, m)?)?;
     m.add_function(wrap_pyfunction!(training::iteration_metrics, m)?)?;
     m.add_function(wrap_pyfunction!(training::save_replay, m)?)?;

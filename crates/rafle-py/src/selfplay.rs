@@ -290,6 +290,55 @@ pub fn config_of(config: &Bound<'_, PyAny>) -> PyResult<Config> {
     Config::load(&path).map_err(|e| value_error(format!("{e:#}")))
 }
 
+/// The `[bootstrap]` teacher of a config: its games (rafle-train's
+/// `bootstrap::teach`, seeded as `rafle train` seeds them) as the arrays of
+/// `SelfPlay.play`, and what they were: games, positions, plies, seconds,
+/// the first mover's wins/draws/losses, and the training steps the config
+/// asks on them (`epochs` passes).
+#[pyfunction]
+pub fn teach<'py>(
+    py: Python<'py>,
+    config: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    let cfg = config_of(config)?;
+    if cfg.bootstrap.games == 0 {
+        return Err(value_error(
+            "the config's [bootstrap] plays no games (games = 0)",
+        ));
+    }
+    let variant = cfg.variant();
+    let b = &cfg.bootstrap;
+    let t = py
+        .detach(|| {
+            rafle_train::bootstrap::teach(
+                b,
+                variant,
+                cfg.selfplay.max_plies,
+                rafle_train::bootstrap::seed(cfg.run.seed),
+                |_| {},
+            )
+        })
+        .map_err(|e| value_error(format!("{e:#}")))?;
+    let env = rafle_env::Env::of(variant);
+    let dense = Dense::new(
+        t.samples.iter(),
+        env.num_actions(),
+        cfg.train.value_target_search as f32,
+    );
+    let arrays = dense_dict(py, env.observation_shape(), env.num_actions(), &dense)?;
+    let stats = PyDict::new(py);
+    stats.set_item("games", t.games)?;
+    stats.set_item("positions", t.samples.len())?;
+    stats.set_item("plies", t.plies)?;
+    stats.set_item("seconds", t.seconds)?;
+    stats.set_item("results", t.results)?;
+    stats.set_item(
+        "steps",
+        rafle_train::bootstrap::steps(t.samples.len(), b.epochs, cfg.train.batch_size),
+    )?;
+    Ok((arrays, stats))
+}
+
 /// A `rafle train` config file, checked as `rafle train` checks it, as a
 /// dict of its tables (what `python -m rafle.distributed` reads).
 #[pyfunction]

@@ -25,6 +25,17 @@ pub struct Teaching {
     pub seconds: f64,
 }
 
+/// The teacher games' seed for a run seeded `run_seed` (both trainers).
+pub fn seed(run_seed: u64) -> u64 {
+    run_seed ^ 0x0074_6561_6368_6572
+}
+
+/// Training steps on the teacher's `positions`: `epochs` passes at
+/// `batch_size` positions a step, rounded up.
+pub fn steps(positions: usize, epochs: f64, batch_size: usize) -> u64 {
+    (positions as f64 * epochs / batch_size.max(1) as f64).ceil() as u64
+}
+
 /// Games played per parallel round (the minutes budget is checked between
 /// rounds).
 const ROUND: usize = 16;

@@ -457,7 +457,7 @@ impl Trainer {
         let bar = mp.add(ProgressBar::new(b.games as u64));
         bar.set_style(style("  teacher    {bar:30} {pos}/{len} games {msg}"));
         bar.set_message(b.player.clone());
-        let seed = self.cfg.run.seed ^ 0x0074_6561_6368_6572;
+        let seed = bootstrap::seed(self.cfg.run.seed);
         let max_plies = self.cfg.selfplay.max_plies;
         let t = bootstrap::teach(&b, self.variant, max_plies, seed, |n| bar.set_position(n))?;
         bar.finish_and_clear();
@@ -466,8 +466,7 @@ impl Trainer {
         for s in t.samples {
             self.replay.push(s);
         }
-        let batch = self.cfg.train.batch_size as f64;
-        let n = (positions as f64 * b.epochs / batch).ceil() as u64;
+        let n = bootstrap::steps(positions, b.epochs, self.cfg.train.batch_size);
         let (losses, _) = self.train_steps(n, mp, |_| 0.0)?;
         let k = n.max(1) as f64;
         metrics.log_all(

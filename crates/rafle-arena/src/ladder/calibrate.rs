@@ -28,6 +28,12 @@ pub struct CalibrateConfig {
     /// `games` more games at a time until all are within it (at most
     /// [`MAX_EXTRA_MATCHES`] such matches). None: the schedule only.
     pub max_gap: Option<f64>,
+    /// An earlier ladder of the variant whose matches stand in for the
+    /// scheduled ones they cover ([`CalibrateConfig::reused`]), so a ladder
+    /// grows by new rungs, or a stopped calibration goes on, without
+    /// replaying what it has; rungs that only played such matches keep
+    /// their time per move from it.
+    pub reuse: Option<Ladder>,
     pub seed: u64,
     pub opening_plies: usize,
     pub max_plies: usize,
@@ -41,6 +47,30 @@ pub struct CalibrateConfig {
 pub const MAX_EXTRA_MATCHES: usize = 12;
 
 impl CalibrateConfig {
+    /// The result of the earlier ladder's match between rungs `a` and `b`
+    /// (a's view) that stands in for `games` scheduled games: the two met
+    /// there with their pairs recorded, at least that many games, under
+    /// the same arena settings (openings, ply cap).
+    pub fn reused(&self, a: usize, b: usize, games: usize) -> Option<Score> {
+        let l = self.reuse.as_ref()?;
+        if (l.opening_plies, l.max_plies) != (self.opening_plies, self.max_plies) {
+            return None;
+        }
+        let (sa, sb) = (&self.specs[a], &self.specs[b]);
+        l.matches.iter().find_map(|p| {
+            let s = p.score();
+            let s = match (&p.a == sa && &p.b == sb, &p.a == sb && &p.b == sa) {
+                (true, _) => s,
+                (_, true) => Score {
+                    wdl: s.wdl.flipped(),
+                    pairs: s.pairs.flipped(),
+                },
+                _ => return None,
+            };
+            (s.paired() && s.wdl.games() as usize >= games).then_some(s)
+        })
+    }
+
     /// The matches to play, (stronger, weaker, games), in playing order.
     pub fn schedule(&self) -> Vec<(usize, usize, usize)> {
         let n = self.specs.len();
@@ -65,12 +95,18 @@ impl Played {
             wdl: m.wdl,
             pairs: m.penta,
         };
-        self.results.push((a, b, score));
+        self.push(a, b, score);
         for (i, e) in [(a, &m.a_effort), (b, &m.b_effort)] {
             self.effort[i].moves += e.moves;
             self.effort[i].seconds += e.seconds;
-            self.games[i] += m.wdl.games();
         }
+    }
+
+    /// A result without its thinking time (a reused match).
+    fn push(&mut self, a: usize, b: usize, score: Score) {
+        self.results.push((a, b, score));
+        self.games[a] += score.wdl.games();
+        self.games[b] += score.wdl.games();
     }
 }
 
@@ -120,7 +156,10 @@ pub fn calibrate(
     };
     let schedule = cfg.schedule();
     for (k, &(a, b, g)) in schedule.iter().enumerate() {
-        play(&mut played, k, a, b, g)?;
+        match cfg.reused(a, b, g) {
+            Some(score) => played.push(a, b, score),
+            None => play(&mut played, k, a, b, g)?,
+        }
     }
     let anchor = cfg.specs.iter().position(|s| s == "random").unwrap_or(0);
     let mut fit = fit_pool(n, &played.results, anchor, PRIOR_DRAWS).map_err(fail)?;
@@ -160,7 +199,7 @@ pub fn calibrate(
                 ms_per_move: if effort[i].moves > 0 {
                     (1e5 * effort[i].seconds / effort[i].moves as f64).round() / 100.0
                 } else {
-                    0.0
+                    earlier_ms(cfg, i)
                 },
             }
         })
@@ -203,6 +242,14 @@ fn widest_gap(fit: &super::fit::PoolFit, max_gap: f64) -> Option<(usize, usize)>
         .map(|(lo, hi, _)| (lo, hi))
 }
 
+/// Rung `i`'s time per move in the reused ladder (0 if it is not there).
+fn earlier_ms(cfg: &CalibrateConfig, i: usize) -> f64 {
+    cfg.reuse
+        .as_ref()
+        .and_then(|l| l.rungs.iter().find(|r| r.spec == cfg.specs[i]))
+        .map_or(0.0, |r| r.ms_per_move)
+}
+
 /// One decimal is all a file of Elo figures needs.
 fn round1(x: f64) -> f64 {
     (10.0 * x).round() / 10.0
@@ -225,6 +272,7 @@ mod tests {
             games: 16,
             next_games: 8,
             max_gap: None,
+            reuse: None,
             seed: 3,
             opening_plies: 4,
             max_plies: 200,
@@ -266,6 +314,23 @@ mod tests {
         );
         assert_eq!(narrowed.matches.len(), 3 + extra);
         cfg.max_gap = None;
+        // Grown by a rung over the earlier ladder: only the new rung's
+        // matches are played, the others' results are the same.
+        cfg.specs.push("alphabeta:3".into());
+        cfg.reuse = Some(l.clone());
+        assert_eq!(cfg.reused(2, 1, 16), Some(l.matches[1].score()));
+        assert_eq!(
+            cfg.reused(1, 2, 16).map(|s| s.wdl),
+            Some(l.matches[1].wdl().flipped())
+        );
+        assert_eq!(cfg.reused(2, 1, 17), None);
+        let mut new = 0;
+        let grown = calibrate(v, &cfg, &mut |_| new += 1).unwrap();
+        assert_eq!(new, 2);
+        assert_eq!(grown.matches[..2], l.matches[..2]);
+        assert_eq!(grown.rungs.len(), 4);
+        cfg.specs.pop();
+        cfg.reuse = None;
         cfg.specs = vec!["random".into()];
         assert!(calibrate(v, &cfg, &mut |_| {})
             .unwrap_err()

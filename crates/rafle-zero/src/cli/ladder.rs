@@ -86,6 +86,11 @@ pub struct CalibrateArgs {
     /// more games until every gap's 95% interval is within +-this (Elo).
     #[arg(long)]
     pub max_gap: Option<f64>,
+    /// Keep the matches of the ladder at --out (default: the variant's
+    /// file) that the schedule needs: only new pairings are played, so a
+    /// ladder grows by new rungs without replaying the others.
+    #[arg(long)]
+    pub reuse: bool,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Worker threads (default: all cores).
@@ -252,7 +257,16 @@ fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
     if !specs.iter().any(|s| s == "random") {
         bail!("--rungs must include random (the scale's 0)");
     }
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| ladder::source_path(variant));
+    let reuse = match a.reuse {
+        true => Some(load(variant, Some(&out))?),
+        false => None,
+    };
     let cfg = CalibrateConfig {
+        reuse,
         specs,
         games: a.games,
         next_games: a.next_games.unwrap_or(a.games / 2),
@@ -264,12 +278,21 @@ fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
         progress: !a.quiet,
         stop: Some(super::interrupt::stop_flag()),
     };
-    let schedule = cfg.schedule();
+    let schedule: Vec<_> = cfg
+        .schedule()
+        .into_iter()
+        .filter(|&(a, b, g)| cfg.reused(a, b, g).is_none())
+        .collect();
     let total: usize = schedule.iter().map(|s| s.2.div_ceil(2) * 2).sum();
+    let reused = cfg.schedule().len() - schedule.len();
     println!(
-        "calibrating the {variant} ladder: {} rungs, {} matches, {total} games",
+        "calibrating the {variant} ladder: {} rungs, {} matches to play, {total} games{}",
         cfg.specs.len(),
-        schedule.len()
+        schedule.len(),
+        match reused {
+            0 => String::new(),
+            n => format!(" ({n} matches kept from {})", out.display()),
+        }
     );
     let mut k = 0;
     let mut ladder = calibrate(variant, &cfg, &mut |m| {
@@ -293,7 +316,6 @@ fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
     })?;
     ladder.date = today();
     ladder.commit = commit();
-    let out = a.out.unwrap_or_else(|| ladder::source_path(variant));
     ladder.write(&out).map_err(|e| anyhow::anyhow!(e))?;
     print!("{}", ladder.table());
     println!(

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Appends one training run's row to a variant's results file
+(configs/results/<variant>.tsv), the evidence behind every recipe choice.
+
+    python3 scripts/results_row.py --run runs/ab/B-seed1 --ladder runs/ab/B-seed1.ladder.txt \\
+        --config configs/thai.toml --lever teacher --arm B --seed 1 --budget 5
+
+The row: date, commit, config file and the first 12 hex digits of its
+SHA-256, lever, arm, seed, budget (training minutes), iterations, self-play
+games per hour and plies per game (from the run's latest.json and
+metrics.csv), the ladder Elo with its 95% interval and games (from the
+`rafle ladder` report), and a note. The file gets its header when it is
+new. Only the standard library: it runs before .venv exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+COLUMNS = [
+    "date", "commit", "config", "config_sha", "lever", "arm", "seed", "budget_min", "iterations",
+    "games_per_hour", "plies_per_game", "ladder_elo", "ladder_lo", "ladder_hi", "ladder_games", "note",
+]
+
+
+def commit(root: Path) -> str:
+    """The checkout's short commit, "+changes" when crates/ or configs/ differ from it."""
+    def git(*args: str) -> str:
+        r = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 else ""
+    head = git("rev-parse", "--short=12", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "crates", "configs", "python/rafle")
+    return head + ("+changes" if dirty else "")
+
+
+def run_figures(run: Path) -> tuple[int, float, float]:
+    """Iterations, self-play games per hour and mean plies per game of a run."""
+    meta = json.loads((run / "latest.json").read_text())
+    hours = max(float(meta["elapsed_s"]), 1e-9) / 3600
+    lengths = []
+    with open(run / "metrics.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            if row["name"] == "selfplay/game_length":
+                lengths.append(float(row["value"]))
+    plies = sum(lengths) / len(lengths) if lengths else float("nan")
+    return int(meta["iteration"]), int(meta["games"]) / hours, plies
+
+
+def placement(report: str) -> tuple[int, int, int, int]:
+    """(elo, lo, hi, games) from a `rafle ladder` report."""
+    m = re.search(r"^elo (-?\d+) \[(-?\d+), (-?\d+)\]$", report, re.M)
+    g = re.search(r": (\d+) games against \d+ rungs", report)
+    if not (m and g):
+        raise ValueError("not a rafle ladder report (no 'elo E [lo, hi]' line)")
+    return int(m[1]), int(m[2]), int(m[3]), int(g[1])
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--run", type=Path, required=True, help="the run folder (latest.json, metrics.csv)")
+    p.add_argument("--ladder", type=Path, required=True, help="the rafle ladder report of its model")
+    p.add_argument("--config", type=Path, required=True, help="the config the run trained (as given, unseeded)")
+    p.add_argument("--lever", required=True, help="what the A/B measures, e.g. teacher-start")
+    p.add_argument("--arm", required=True, help="A, B, or a name")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--budget", type=float, required=True, help="training minutes")
+    p.add_argument("--note", default="")
+    p.add_argument("--out", type=Path, help="default: configs/results/<variant>.tsv")
+    a = p.parse_args(argv)
+    root = Path(__file__).resolve().parents[1]
+    try:
+        meta = json.loads((a.run / "latest.json").read_text())
+        iterations, gph, plies = run_figures(a.run)
+        elo, lo, hi, games = placement(a.ladder.read_text())
+        sha = hashlib.sha256(a.config.read_bytes()).hexdigest()[:12]
+    except (OSError, ValueError, KeyError) as e:
+        print(f"results_row: {e}", file=sys.stderr)
+        return 1
+    out = a.out or root / "configs" / "results" / f"{meta['variant']}.tsv"
+    row = [
+        datetime.date.today().isoformat(), commit(root), str(a.config), sha, a.lever, a.arm, str(a.seed),
+        f"{a.budget:g}", str(iterations), f"{gph:.0f}", f"{plies:.1f}", str(elo), str(lo), str(hi), str(games),
+        a.note.replace("\t", " ").replace("\n", " "),
+    ]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    new = not out.exists() or out.stat().st_size == 0
+    with open(out, "a") as f:
+        if new:
+            f.write("\t".join(COLUMNS) + "\n")
+        f.write("\t".join(row) + "\n")
+    print(f"{out}: {' '.join(row[4:15])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
