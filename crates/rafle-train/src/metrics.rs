@@ -30,6 +30,10 @@ use crate::tensorboard::EventWriter;
 
 pub const FILE: &str = "metrics.csv";
 
+/// The metrics of the ladder Elo an evaluation implies and its 95%
+/// interval, which `rafle plot` draws on the ladder's scale.
+pub const LADDER: [&str; 3] = ["eval/ladder_elo", "eval/ladder_lo", "eval/ladder_hi"];
+
 /// One row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {

@@ -22,7 +22,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use plotters::prelude::*;
 
-use crate::train::LADDER_METRICS;
 use rafle_arena::elo::finite_elo;
 use rafle_arena::ladder::Ladder;
 use rafle_train::metrics;
@@ -64,7 +63,7 @@ pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>> {
         };
         drawn.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         written.push(path);
-        if group == "eval" && series.contains_key(LADDER_METRICS[0]) {
+        if group == "eval" && series.contains_key(metrics::LADDER[0]) {
             let path = out_dir.join("ladder.png");
             draw_ladder(&path, &series, &minutes, run_ladder(dir).as_ref())
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -275,7 +274,7 @@ fn draw_ladder(
     minutes: &BTreeMap<i64, f64>,
     ladder: Option<&Ladder>,
 ) -> DrawResult<()> {
-    let get = |k: usize| series.get(LADDER_METRICS[k]).cloned().unwrap_or_default();
+    let get = |k: usize| series.get(metrics::LADDER[k]).cloned().unwrap_or_default();
     let (elo, lo, hi) = (get(0), get(1), get(2));
     let at = |v: &[(i64, f64)], x: i64| v.iter().find(|p| p.0 == x).map(|p| p.1);
     let (y0, y1) = bounds(lo.iter().chain(&hi).chain(&elo).map(|p| p.1));

@@ -35,7 +35,7 @@ use crate::model::network_side;
 use crate::net::{self, masked_logits, Inference, Net, NetShape};
 use crate::optim::{lr_at, Optimizer};
 use crate::replay::Batch;
-use rafle_train::metrics::{iteration_metrics, Metrics};
+use rafle_train::metrics::{iteration_metrics, Metrics, LADDER};
 use rafle_train::replay::Replay;
 
 /// Losses of one step (or the mean of several).
@@ -96,10 +96,6 @@ pub struct EvalRow {
     /// The colour-swapped pairs (the ladder line's interval counts them).
     pub pairs: elo::Pentanomial,
 }
-
-/// The metrics of the ladder Elo an evaluation implies (`ladder_fit`) and
-/// its 95% interval, which `rafle plot` draws on the ladder's scale.
-pub const LADDER_METRICS: [&str; 3] = ["eval/ladder_elo", "eval/ladder_lo", "eval/ladder_hi"];
 
 /// The state of a run (what a checkpoint restores).
 #[derive(Debug)]
@@ -396,9 +392,9 @@ impl Trainer {
         if let Some((fit, _)) = ladder_fit(self.variant, rows) {
             let (lo, hi) = fit.interval();
             values.extend([
-                (LADDER_METRICS[0].to_string(), fit.elo),
-                (LADDER_METRICS[1].to_string(), lo),
-                (LADDER_METRICS[2].to_string(), hi),
+                (LADDER[0].to_string(), fit.elo),
+                (LADDER[1].to_string(), lo),
+                (LADDER[2].to_string(), hi),
             ]);
         }
         metrics.log_all(self.iteration, self.step, now, &values)

@@ -254,7 +254,7 @@ fn plot_draws_a_run_whose_opponent_spec_holds_a_comma() {
     );
     // The ladder Elo a trainer logs gets its chart on the ladder's scale.
     let mut m = rafle_train::metrics::Metrics::open(&dir, false).unwrap();
-    for (k, name) in rafle_zero::train::LADDER_METRICS.iter().enumerate() {
+    for (k, name) in rafle_train::metrics::LADDER.iter().enumerate() {
         m.log(4, 40, 4.0, name, [1450.0, 1400.0, 1500.0][k])
             .unwrap();
     }
