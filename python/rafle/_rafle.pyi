@@ -29,6 +29,7 @@ __all__ = [
     "evaluate",
     "iteration_metrics",
     "ladder",
+    "ladder_implied",
     "load_config",
     "load_replay",
     "model_spec",
@@ -38,6 +39,7 @@ __all__ = [
     "search",
     "serve",
     "svg_to_rgb",
+    "teach",
 ]
 
 VARIANTS: tuple[str, ...]

@@ -360,7 +360,9 @@ fn run_show(a: ShowArgs) -> anyhow::Result<()> {
 /// 95% half-width, and time per move.
 fn markdown(ladders: &[(Variant, Ladder)]) -> String {
     use std::fmt::Write;
-    // Every rung spec, in the order they first appear.
+    // Every rung spec, grouped by player kind in the order kinds first
+    // appear, and by strength argument within a kind (`uct:128` sits next to
+    // `uct:64` although only some ladders have it).
     let mut specs: Vec<&str> = Vec::new();
     for (_, l) in ladders {
         for r in &l.rungs {
@@ -369,6 +371,17 @@ fn markdown(ladders: &[(Variant, Ladder)]) -> String {
             }
         }
     }
+    let kind = |s: &str| s.split(':').next().unwrap_or(s).to_string();
+    let mut kinds: Vec<String> = Vec::new();
+    for s in &specs {
+        if !kinds.contains(&kind(s)) {
+            kinds.push(kind(s));
+        }
+    }
+    specs.sort_by_key(|s| {
+        let arg = s.split(':').nth(1).and_then(|a| a.parse::<u64>().ok());
+        (kinds.iter().position(|k| *k == kind(s)), arg)
+    });
     let cell = |l: &Ladder, spec: &str, f: &dyn Fn(&ladder::Rung) -> String| {
         l.rung(spec).map(|i| f(&l.rungs[i])).unwrap_or_default()
     };
