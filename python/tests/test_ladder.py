@@ -38,6 +38,10 @@ def test_a_spec_is_placed_with_an_interval_and_the_seed_fixes_it() -> None:
     assert implied is not None and implied[:3] == pytest.approx((r.elo, *r.interval))
     assert implied[3].startswith(f"ladder elo {r.elo:.0f} [")
     assert rafle._rafle.ladder_implied(v, [("greedy:1", 1, 0, 0, None)]) is None
+    with pytest.raises(ValueError, match="unknown variant"):
+        rafle._rafle.ladder_implied("chess", games)
+    with pytest.raises(ValueError, match="games in pairs"):
+        rafle._rafle.ladder_implied(v, [(games[0][0], 3, 0, 1, (0, 0, 0, 0, 1))])
     assert "elo " in r.report and r.verdict in r.report
     again = rafle.ladder("alphabeta:1", v, games=20, seed=3, progress=False)
     assert (again.elo, again.rungs) == (r.elo, r.rungs)

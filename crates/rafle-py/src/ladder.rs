@@ -151,18 +151,24 @@ pub fn ladder_implied(
     let Ok(ladder) = Ladder::builtin(v) else {
         return Ok(None);
     };
-    let scores: Vec<(&str, Score)> = results
-        .iter()
-        .map(|(spec, wins, draws, losses, pairs)| {
-            let wdl = Wdl {
-                wins: *wins,
-                draws: *draws,
-                losses: *losses,
-            };
-            let pairs = Pentanomial(pairs.unwrap_or_default());
-            (spec.as_str(), Score { wdl, pairs })
-        })
-        .collect();
+    let mut scores: Vec<(&str, Score)> = Vec::with_capacity(results.len());
+    for (spec, wins, draws, losses, pairs) in &results {
+        let wdl = Wdl {
+            wins: *wins,
+            draws: *draws,
+            losses: *losses,
+        };
+        let pairs = Pentanomial(pairs.unwrap_or_default());
+        // Pair counts, where given, must be those games in pairs.
+        let paired: u64 = pairs.0.iter().map(|&n| 2 * n as u64).sum();
+        if paired > 0 && paired != wdl.games() as u64 {
+            return Err(value_error(format!(
+                "{spec}: {paired} games in pairs, {} in wins, draws and losses",
+                wdl.games()
+            )));
+        }
+        scores.push((spec.as_str(), Score { wdl, pairs }));
+    }
     Ok(ladder.implied_line(&scores).map(|(fit, line)| {
         let (lo, hi) = fit.interval();
         (fit.elo, lo, hi, line)

@@ -260,6 +260,12 @@ fn a_hub_engine_that_misbehaves_loses_with_the_reason() {
         ("garbage", EndReason::ProtocolError, "banana"),
         ("illegal", EndReason::IllegalMove, "1-2 is not legal at"),
         ("silent", EndReason::TimeForfeit, "no move within 1.1 s"),
+        // A bare `error` shows the line and what was sent before it.
+        (
+            "error",
+            EndReason::ProtocolError,
+            "an error without a message (\"error\"), after ",
+        ),
     ] {
         let t = Instant::now();
         // It strikes at its third search: mid-game, in the first game.
@@ -274,6 +280,9 @@ fn a_hub_engine_that_misbehaves_loses_with_the_reason() {
         assert_eq!(first.a_result().wins, 1, "{mode}: the engine lost game 1");
         let d = first.detail.as_deref().unwrap_or("");
         assert!(d.contains(detail) && d.starts_with("hub:"), "{mode}: {d}");
+        if mode == "error" {
+            assert!(d.contains("\"go think\""), "{d}");
+        }
         let text = pdn::write_game(first, "t");
         assert!(
             text.contains(&format!("[Termination \"{reason}\"]")),

@@ -7,7 +7,7 @@ until the search numbered AFTER (0 is the first, counted over the process's
 life), where MODE strikes: crash (exits with status 3), garbage (a done line
 whose move is not a move), illegal (a well-formed move that is not legal),
 silent (never answers, but keeps reading), late (answers only when told to
-`stop`). With FAKE_PID_FILE set it writes its pid there first.
+`stop`), error (a bare `error` line, as Hub engines before version 2 send). With FAKE_PID_FILE set it writes its pid there first.
 """
 
 import os
@@ -61,6 +61,8 @@ for line in sys.stdin:
                 answers = ["done move=banana\n"]
             elif mode == "illegal":
                 answers = ["done move=1-2\n"]
+            elif mode == "error":
+                answers = ["error\n"]
             elif mode == "silent":
                 answers = []
             elif mode == "late":

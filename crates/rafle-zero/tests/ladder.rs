@@ -128,6 +128,19 @@ fn calibrate_then_place_and_bad_input() {
             ],
             "--games",
         ),
+        (
+            vec![
+                "ladder",
+                "calibrate",
+                "--variant",
+                "checkers",
+                "--max-gap",
+                "0",
+                "--out",
+                f,
+            ],
+            "--max-gap",
+        ),
     ] {
         let (code, out, err) = rafle(&args);
         assert_ne!(code, 0, "{args:?}: {out}");

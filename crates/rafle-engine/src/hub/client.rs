@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 
 /// Lines of the engine's stderr kept for the report of a failure.
 const STDERR_LINES: usize = 4;
+/// Lines sent to the engine kept for the report of its `error` (a search
+/// sends three: `pos`, `level`, `go`).
+const SENT_LINES: usize = 3;
 
 /// A started Hub engine, past `init`.
 #[derive(Debug)]
@@ -37,6 +40,8 @@ pub struct HubEngine {
     stdin: ChildStdin,
     inbox: Inbox,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// The last lines sent, oldest first.
+    sent: VecDeque<String>,
     /// The `id name=` it gave.
     pub id: String,
 }
@@ -79,6 +84,7 @@ impl HubEngine {
             stdin,
             inbox: Inbox::spawn(stdout, b'\n', super::MAX_LINE),
             stderr: tail,
+            sent: VecDeque::new(),
             id: String::new(),
         };
         engine.handshake(variant, opts).map_err(|e| e.detail)?;
@@ -142,6 +148,10 @@ impl HubEngine {
     }
 
     fn send(&mut self, line: &Line) -> Result<(), Forfeit> {
+        if self.sent.len() == SENT_LINES {
+            self.sent.pop_front();
+        }
+        self.sent.push_back(line.to_string());
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|_| self.failure())
@@ -168,7 +178,9 @@ impl HubEngine {
         Forfeit::new(EndReason::EngineFailure, why)
     }
 
-    /// The next well-formed line before `deadline`.
+    /// The next well-formed line before `deadline`; an `error` line is a
+    /// forfeit whose reason gives its message (or the line itself, where it
+    /// has none, as older Hub engines send) and what was sent before it.
     fn read(
         &mut self,
         deadline: Instant,
@@ -177,12 +189,26 @@ impl HubEngine {
     ) -> Result<Line, Forfeit> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.inbox.recv(left, opts.stop.as_deref()) {
-            Ok(text) => Line::parse(&text).map_err(|e| {
-                Forfeit::new(
+            Ok(text) => {
+                let line = Line::parse(&text).map_err(|e| {
+                    Forfeit::new(
+                        EndReason::ProtocolError,
+                        format!("a malformed line {text:?}: {e}"),
+                    )
+                })?;
+                if line.command != "error" {
+                    return Ok(line);
+                }
+                let what = match line.get("message").filter(|m| !m.is_empty()) {
+                    Some(m) => format!("the engine reported an error: {m}"),
+                    None => format!("the engine reported an error without a message ({text:?})"),
+                };
+                let sent: Vec<String> = self.sent.iter().map(|l| format!("{l:?}")).collect();
+                Err(Forfeit::new(
                     EndReason::ProtocolError,
-                    format!("a malformed line {text:?}: {e}"),
-                )
-            }),
+                    format!("{what}, after {}", sent.join(", ")),
+                ))
+            }
             Err(Silence::Closed) => Err(self.failure()),
             Err(Silence::Timeout) => Err(Forfeit::new(
                 EndReason::TimeForfeit,
@@ -240,15 +266,6 @@ impl HubEngine {
             };
             match line.command.as_str() {
                 "info" => read_info(&line, wire, game, info),
-                "error" => {
-                    return Err(Forfeit::new(
-                        EndReason::ProtocolError,
-                        format!(
-                            "the engine reported an error: {}",
-                            line.get("message").unwrap_or("")
-                        ),
-                    ))
-                }
                 "done" => {
                     let text = line.get("move").unwrap_or("");
                     let played = WireMove::parse_hub(text, v.num_squares()).map_err(|e| {
