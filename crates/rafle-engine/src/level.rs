@@ -217,6 +217,22 @@ impl Clock {
         }
     }
 
+    /// The first Hub version's line for the next search: `depth N`, `time
+    /// MS` (a move time) or `level MOVES MS INC_MS` (a clock; 0 moves:
+    /// sudden death). None for a node level, which that version lacks.
+    pub fn hub_v1_line(&self) -> Option<Line> {
+        let ms = |s: f64| format!("{:.0}", (s * 1000.0).max(0.0));
+        Some(match self.level {
+            Level::Depth(d) => Line::new("depth").flag(&d.to_string()),
+            Level::Nodes(_) => return None,
+            Level::MoveTime(t) => Line::new("time").flag(&ms(t)),
+            Level::Clock { inc, .. } => Line::new("level")
+                .flag(&self.moves_left.unwrap_or(0).to_string())
+                .flag(&ms(self.left))
+                .flag(&ms(inc)),
+        })
+    }
+
     /// How long the next move may take before it is a time forfeit
     /// (`timeout` for depth and node levels).
     pub fn deadline(&self, timeout: Duration) -> Duration {

@@ -2,11 +2,13 @@
 //! search player against itself, turned into training samples before
 //! self-play begins, as expert iteration and AlphaGo's supervised start do.
 //! The played steps are the policy targets and the results the value
-//! targets ([`game_samples`]); the random opening plies that diversify the
-//! games are not targets (each game's samples start after them).
+//! targets ([`game_samples_valued`]), with the teacher's own scores as the
+//! search values where `value = "score"`; the random opening plies that
+//! diversify the games are not targets (each game's samples start after
+//! them).
 
-use crate::config::BootstrapConfig;
-use crate::sample::{game_samples, Sample};
+use crate::config::{BootstrapConfig, BootstrapValue};
+use crate::sample::{game_samples_valued, Sample};
 use anyhow::{anyhow, Result};
 use rafle_core::rng::Rng;
 use rafle_core::{Game, Variant};
@@ -61,16 +63,7 @@ pub fn teach(
         let end = (next + ROUND).min(cfg.games);
         let games: Vec<(Vec<Sample>, Option<bool>, u32)> = (next..end)
             .into_par_iter()
-            .map(|i| {
-                one_game(
-                    &teacher,
-                    variant,
-                    cfg.opening_plies,
-                    max_plies,
-                    seed,
-                    i as u64,
-                )
-            })
+            .map(|i| one_game(&teacher, cfg, variant, max_plies, seed, i as u64))
             .collect();
         for (samples, first_won, plies) in games {
             out.samples.extend(samples);
@@ -89,21 +82,21 @@ pub fn teach(
     Ok(out)
 }
 
-/// One teacher game: `opening` random plies, then the teacher on both
-/// sides until the game ends or `max_plies` (a draw). Returns its samples,
-/// whether the first side to move after the opening won (None: a draw) and
-/// the plies played by the teacher.
+/// One teacher game: `cfg.opening_plies` random plies, then the teacher on
+/// both sides until the game ends or `max_plies` (a draw). Returns its
+/// samples, whether the first side to move after the opening won (None: a
+/// draw) and the plies played by the teacher.
 fn one_game(
     teacher: &PlayerFactory,
+    cfg: &BootstrapConfig,
     variant: Variant,
-    opening: u32,
     max_plies: u32,
     seed: u64,
     i: u64,
 ) -> (Vec<Sample>, Option<bool>, u32) {
     let mut rng = Rng::stream(seed, i);
     let mut game = Game::new(variant);
-    for _ in 0..opening {
+    for _ in 0..cfg.opening_plies {
         if game.is_over() {
             break;
         }
@@ -116,10 +109,21 @@ fn one_game(
     let first = game.position().side;
     let mut players = [teacher(seed ^ (2 * i)), teacher(seed ^ (2 * i + 1))];
     let mut plies = 0;
+    // The teacher's score of each move, as the mover's value.
+    let mut values: Vec<Option<f32>> = Vec::new();
     while !game.is_over() && plies < max_plies {
         let side = game.position().side.index();
         match players[side].choose(&game) {
-            Ok(m) if game.play(&m).is_ok() => plies += 1,
+            Ok(m) if game.play(&m).is_ok() => {
+                plies += 1;
+                values.push(match cfg.value {
+                    BootstrapValue::Result => None,
+                    BootstrapValue::Score => players[side]
+                        .info()
+                        .score
+                        .map(|s| (s / cfg.score_scale).tanh() as f32),
+                });
+            }
             // rafle's own players always move legally; an engine teacher
             // that does not ends the game as a draw, its samples kept.
             _ => break,
@@ -127,8 +131,47 @@ fn one_game(
     }
     let winner = game.outcome().and_then(|o| o.winner);
     (
-        game_samples(&game, winner),
+        game_samples_valued(&game, winner, &values),
         winner.map(|w| w == first),
         plies,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::value_of_wdl;
+
+    #[test]
+    fn score_values_come_from_the_teacher_and_result_values_from_the_game() {
+        for v in Variant::ALL {
+            let mut cfg = BootstrapConfig {
+                games: 2,
+                player: "alphabeta:2".into(),
+                opening_plies: 4,
+                ..BootstrapConfig::default()
+            };
+            let by_result = teach(&cfg, v, 40, 7, |_| {}).unwrap();
+            assert!(!by_result.samples.is_empty(), "{v}");
+            assert!(
+                by_result.samples.iter().all(|s| s.q == value_of_wdl(s.wdl)),
+                "{v}: value = result targets the result"
+            );
+            cfg.value = BootstrapValue::Score;
+            let by_score = teach(&cfg, v, 40, 7, |_| {}).unwrap();
+            // The same games (same seed): only the values differ.
+            assert_eq!(by_score.samples.len(), by_result.samples.len(), "{v}");
+            assert!(by_score.samples.iter().all(|s| s.q.abs() <= 1.0), "{v}");
+            let scored = by_score
+                .samples
+                .iter()
+                .filter(|s| s.q != value_of_wdl(s.wdl))
+                .count();
+            assert!(
+                scored * 4 > by_score.samples.len(),
+                "{v}: {scored} of {} samples carry the teacher's score",
+                by_score.samples.len()
+            );
+        }
+    }
 }

@@ -68,6 +68,25 @@ pub struct BootstrapConfig {
     /// Passes over the teacher's positions: training steps = positions x
     /// epochs / train.batch_size.
     pub epochs: f64,
+    /// The value target of the teacher's positions besides the result.
+    pub value: BootstrapValue,
+    /// Men of the teacher's score that make a value of tanh(1) = 0.76
+    /// (`value = "score"`).
+    pub score_scale: f64,
+}
+
+/// What stands for the search value (`q`) of a teacher's position, which
+/// `train.value_target_search` mixes with the game's result as it does a
+/// self-play search value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BootstrapValue {
+    /// The game's result: the value target is the result alone.
+    Result,
+    /// The teacher's own score of its move, `tanh(score / score_scale)`
+    /// for the side to move (score in men, as alpha-beta reports it); the
+    /// result where it gave none (a forced move, a table's move).
+    Score,
 }
 
 impl Default for BootstrapConfig {
@@ -78,6 +97,8 @@ impl Default for BootstrapConfig {
             player: "alphabeta:3".into(),
             opening_plies: 8,
             epochs: 2.0,
+            value: BootstrapValue::Result,
+            score_scale: 2.0,
         }
     }
 }
@@ -93,6 +114,11 @@ impl BootstrapConfig {
             self.epochs > 0.0 && self.epochs <= 1000.0,
             "bootstrap.epochs",
             "in (0, 1000]",
+        )?;
+        check(
+            self.score_scale > 0.0 && self.score_scale.is_finite(),
+            "bootstrap.score_scale",
+            "> 0",
         )?;
         check(
             self.opening_plies <= 1000,

@@ -169,6 +169,17 @@ pub fn value_of_wdl(wdl: u8) -> f32 {
 /// as `q`). The moves must be the game's legal ones, as a replayed `Game`'s
 /// history is.
 pub fn game_samples(game: &Game, winner: Option<Color>) -> Vec<Sample> {
+    game_samples_valued(game, winner, &[])
+}
+
+/// [`game_samples`] whose `q` for the steps of move `i` is `values[i]`
+/// (the mover's value in [-1, 1], a teacher's score say) where that is
+/// given, the result's elsewhere.
+pub fn game_samples_valued(
+    game: &Game,
+    winner: Option<Color>,
+    values: &[Option<f32>],
+) -> Vec<Sample> {
     let v = game.variant();
     let mut env = Env::from_game(
         &Game::from_position(v, *game.start_position()),
@@ -177,7 +188,8 @@ pub fn game_samples(game: &Game, winner: Option<Color>) -> Vec<Sample> {
     .expect("a position of the variant makes an env");
     let mut obs = vec![0f32; env.observation_len()];
     let mut out = Vec::new();
-    for m in game.history() {
+    for (i, m) in game.history().enumerate() {
+        let value = values.get(i).copied().flatten();
         for a in env.actions_of(m) {
             env.write_obs(&mut obs);
             let wdl = match winner {
@@ -193,7 +205,7 @@ pub fn game_samples(game: &Game, winner: Option<Color>) -> Vec<Sample> {
                     .map(|&l| (l, if l == a { 1.0 } else { 0.0 }))
                     .collect(),
                 wdl,
-                q: value_of_wdl(wdl),
+                q: value.unwrap_or_else(|| value_of_wdl(wdl)),
                 version: 0,
             });
             if env.step(a as usize).is_err() {

@@ -297,6 +297,40 @@ fn a_hub_engine_that_misbehaves_loses_with_the_reason() {
 }
 
 #[test]
+fn a_first_version_hub_engine_plays_in_its_dialect() {
+    let v1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_hub_v1.py");
+    let spec = |variant: &str| {
+        format!(
+            "hub:python3 {} -- {RAFLE} hub --variant {variant} --player random",
+            v1.display()
+        )
+    };
+    let v = Variant::International;
+    // Its lines are the first version's: a line of the second gets an
+    // `error`, which would end the game as a protocol error.
+    for level in [Level::MoveTime(0.05), Level::Depth(2)] {
+        let b = Side::Player(parse_player(&spec("international"), v, &opts(Some(level))).unwrap());
+        let a = Side::Player(rafle_search::parse_player("random", v).unwrap());
+        let m = play_match(v, &a, &b, &cfg(2, 1)).unwrap();
+        assert_eq!(m.games.len(), 2);
+        for g in &m.games {
+            assert!(!g.termination.is_forfeit(), "{level:?}: {:?}", g.detail);
+            assert!(g.moves.len() > 6, "{level:?}: the game went on");
+        }
+    }
+    // What the first version cannot do is said before the match.
+    for (variant, level, needle) in [
+        (Variant::Thai, None, "international draughts only"),
+        (v, Some(Level::Nodes(100)), "no node level"),
+    ] {
+        match parse_player(&spec(variant.name()), variant, &opts(level)) {
+            Err(e) => assert!(e.to_string().contains(needle), "{variant}: {e}"),
+            Ok(_) => panic!("{variant} {level:?}: a first-version engine was accepted"),
+        }
+    }
+}
+
+#[test]
 fn a_hub_engine_past_its_time_is_told_to_stop_and_its_move_counts() {
     // Silent until `stop`, which rafle sends when the move time (0.05 s,
     // twice that allowed) has passed: the game goes on, no forfeit.

@@ -12,9 +12,15 @@
 //! ([`EndReason::ProtocolError`]), a move that is not legal
 //! ([`EndReason::IllegalMove`], with the position), or no move in time
 //! ([`EndReason::TimeForfeit`]).
+//!
+//! Engines of the first Hub version (Scan 2.0: `name` instead of `id` in
+//! the handshake) get that dialect ([`Dialect::V1`]): `new`, `pos <whole
+//! position>` (no move history: repetitions are the arena's to count),
+//! `depth N`, `time MS` or `level MOVES MS INC_MS`, `go`, answered by
+//! `move <move> [<ponder>]`; international draughts only, no node level.
 
 use super::syntax::Line;
-use crate::level::{Clock, GRACE};
+use crate::level::{Clock, Level, GRACE};
 use crate::link::{Inbox, Silence};
 use crate::notation::{reversible_tail, Wire, WireMove, HUB};
 use crate::pool::Pool;
@@ -33,6 +39,15 @@ const STDERR_LINES: usize = 4;
 /// sends three: `pos`, `level`, `go`).
 const SENT_LINES: usize = 3;
 
+/// The Hub version an engine speaks, told by its handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Hub 2 (Scan 3, rafle): `id`, `param`s, key=value arguments.
+    V2,
+    /// The first Hub (Scan 2.0): `name`, positional arguments.
+    V1,
+}
+
 /// A started Hub engine, past `init`.
 #[derive(Debug)]
 pub struct HubEngine {
@@ -42,8 +57,9 @@ pub struct HubEngine {
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// The last lines sent, oldest first.
     sent: VecDeque<String>,
-    /// The `id name=` it gave.
+    /// The `id name=` it gave (`name` in the first Hub).
     pub id: String,
+    pub dialect: Dialect,
 }
 
 impl HubEngine {
@@ -86,6 +102,7 @@ impl HubEngine {
             stderr: tail,
             sent: VecDeque::new(),
             id: String::new(),
+            dialect: Dialect::V2,
         };
         engine.handshake(variant, opts).map_err(|e| e.detail)?;
         Ok(engine)
@@ -95,17 +112,46 @@ impl HubEngine {
         let deadline = Instant::now() + opts.timeout;
         self.send(&Line::new("hub"))?;
         let mut params: Vec<Line> = Vec::new();
+        let (mut id, mut name) = (false, None);
         loop {
             let line = self.read(deadline, opts, "the hub handshake (no wait)")?;
             match line.command.as_str() {
-                "id" => self.id = line.get("name").unwrap_or("").to_string(),
+                "id" => {
+                    id = true;
+                    self.id = line.get("name").unwrap_or("").to_string();
+                }
+                "name" => {
+                    name = Some(
+                        line.args
+                            .iter()
+                            .map(|(k, _)| k.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    )
+                }
                 "param" => params.push(line),
                 "wait" => break,
                 _ => {}
             }
         }
-        let param = |name: &str| params.iter().find(|p| p.get("name") == Some(name));
         let failed = |why: String| Forfeit::new(EndReason::EngineFailure, why);
+        if let (false, Some(name)) = (id, name) {
+            self.dialect = Dialect::V1;
+            self.id = name;
+            if variant != Variant::International {
+                return Err(failed(format!(
+                    "a first-version Hub engine ({}) plays international draughts only, not {variant}",
+                    self.id
+                )));
+            }
+            if matches!(opts.level, Some(Level::Nodes(_))) {
+                return Err(failed(format!(
+                    "a first-version Hub engine ({}) has no node level (depth, move-time or a clock)",
+                    self.id
+                )));
+            }
+        }
+        let param = |name: &str| params.iter().find(|p| p.get("name") == Some(name));
         if let Some(p) = param("variant") {
             let ours = hub_variant(variant);
             if let Some(values) = p.get("values") {
@@ -145,6 +191,14 @@ impl HubEngine {
                 return Ok(());
             }
         }
+    }
+
+    /// Tells the engine a new game starts.
+    fn new_game(&mut self) -> Result<(), Forfeit> {
+        self.send(&Line::new(match self.dialect {
+            Dialect::V2 => "new-game",
+            Dialect::V1 => "new",
+        }))
     }
 
     fn send(&mut self, line: &Line) -> Result<(), Forfeit> {
@@ -228,20 +282,34 @@ impl HubEngine {
     ) -> Result<Move, Forfeit> {
         let v = game.variant();
         let wire = Wire::new(v, opts.numbering);
-        let (base, tail) = reversible_tail(game);
-        let mut pos = Line::new("pos").arg("pos", HUB.write(wire, &base));
-        if !tail.is_empty() {
-            let moves: Vec<String> = tail
-                .iter()
-                .map(|m| WireMove::of(wire, m).to_hub())
-                .collect();
-            pos = pos.arg("moves", moves.join(" "));
+        match self.dialect {
+            Dialect::V2 => {
+                let (base, tail) = reversible_tail(game);
+                let mut pos = Line::new("pos").arg("pos", HUB.write(wire, &base));
+                if !tail.is_empty() {
+                    let moves: Vec<String> = tail
+                        .iter()
+                        .map(|m| WireMove::of(wire, m).to_hub())
+                        .collect();
+                    pos = pos.arg("moves", moves.join(" "));
+                }
+                self.send(&pos)?;
+                if let Some(c) = clock {
+                    self.send(&c.hub_line())?;
+                }
+                self.send(&Line::new("go").flag("think"))?;
+            }
+            Dialect::V1 => {
+                // The side to move in lower case, then the squares as Hub 2.
+                let written = HUB.write(wire, game.position());
+                let pos = written[..1].to_lowercase() + &written[1..];
+                self.send(&Line::new("pos").flag(&pos))?;
+                if let Some(line) = clock.and_then(Clock::hub_v1_line) {
+                    self.send(&line)?;
+                }
+                self.send(&Line::new("go"))?;
+            }
         }
-        self.send(&pos)?;
-        if let Some(c) = clock {
-            self.send(&c.hub_line())?;
-        }
-        self.send(&Line::new("go").flag("think"))?;
         let within = clock.map_or(opts.timeout, |c| c.deadline(opts.timeout));
         let start = Instant::now();
         let deadline = start + within;
@@ -264,19 +332,21 @@ impl HubEngine {
                 }
                 other => other?,
             };
-            match line.command.as_str() {
-                "info" => read_info(&line, wire, game, info),
-                "done" => {
-                    let text = line.get("move").unwrap_or("");
-                    let played = WireMove::parse_hub(text, v.num_squares()).map_err(|e| {
-                        Forfeit::new(EndReason::ProtocolError, format!("done move={text:?}: {e}"))
-                    })?;
-                    return played.find(wire, game).map_err(|e| {
-                        Forfeit::new(EndReason::IllegalMove, format!("the engine played {e}"))
-                    });
+            let text = match (self.dialect, line.command.as_str()) {
+                (Dialect::V2, "info") => {
+                    read_info(&line, wire, game, info);
+                    continue;
                 }
-                _ => {}
-            }
+                (Dialect::V2, "done") => line.get("move").unwrap_or(""),
+                (Dialect::V1, "move") => line.args.first().map_or("", |(m, _)| m.as_str()),
+                _ => continue,
+            };
+            let played = WireMove::parse_hub(text, v.num_squares()).map_err(|e| {
+                Forfeit::new(EndReason::ProtocolError, format!("done move={text:?}: {e}"))
+            })?;
+            return played.find(wire, game).map_err(|e| {
+                Forfeit::new(EndReason::IllegalMove, format!("the engine played {e}"))
+            });
         }
     }
 }
@@ -369,7 +439,7 @@ impl HubPlayer {
                 None => HubEngine::start(&s.command, s.variant, &s.opts)
                     .map_err(|why| Forfeit::new(EndReason::EngineFailure, why))?,
             };
-            e.send(&Line::new("new-game"))?;
+            e.new_game()?;
             self.engine = Some(e);
         }
         Ok(self.engine.as_mut().expect("set above"))
