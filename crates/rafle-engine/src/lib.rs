@@ -36,7 +36,7 @@ pub mod pool;
 pub use level::Level;
 
 use rafle_core::Variant;
-use rafle_search::{Player, PlayerFactory, PlayerOptions, SpecError};
+use rafle_search::{Player, PlayerFactory, PlayerOptions, PlayerSpec, SpecError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -105,14 +105,7 @@ pub fn variant_of_hub(name: &str) -> Result<Variant, String> {
         .map_or_else(|| name.parse::<Variant>().map_err(|e| e.to_string()), Ok)
 }
 
-/// An engine named by a player spec.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineSpec {
-    /// `hub:<command line>`: the program and its arguments.
-    Hub(Vec<String>),
-    /// `dxp:<host>:<port>`.
-    Dxp { host: String, port: u16 },
-}
+pub use rafle_search::spec::{engine_spec, EngineSpec};
 
 const FORMS: &str = "hub:<command line> or dxp:<host>:<port>";
 
@@ -120,52 +113,18 @@ fn spec_error(spec: &str, why: impl std::fmt::Display) -> SpecError {
     SpecError(format!("player spec {spec:?}: {why} ({FORMS})"))
 }
 
-/// The engine of a `hub:` or `dxp:` spec (None for any other spec).
-pub fn engine_spec(spec: &str) -> Option<Result<EngineSpec, SpecError>> {
-    let s = spec.trim();
-    if let Some(cmd) = s.strip_prefix("hub:") {
-        return Some(match shlex::split(cmd) {
-            None => Err(spec_error(spec, "the command line has an unclosed quote")),
-            Some(words) if words.is_empty() => Err(spec_error(
-                spec,
-                "hub needs the engine's command line, e.g. hub:/opt/scan/scan hub",
-            )),
-            Some(words) => Ok(EngineSpec::Hub(words)),
-        });
-    }
-    let addr = s.strip_prefix("dxp:")?;
-    Some(match addr.rsplit_once(':') {
-        None => Err(spec_error(
-            spec,
-            "dxp needs a host and a port, e.g. dxp:127.0.0.1:27531",
-        )),
-        Some((host, _)) if host.trim().is_empty() => Err(spec_error(spec, "the host is empty")),
-        Some((host, port)) => match port.trim().parse::<u16>() {
-            Ok(p) if p > 0 => Ok(EngineSpec::Dxp {
-                host: host.trim().to_string(),
-                port: p,
-            }),
-            _ => Err(spec_error(
-                spec,
-                format!("the port {port:?} is not a number in 1..=65535"),
-            )),
-        },
-    })
-}
-
 /// The factory of an engine spec: checks the engine once (a Hub engine is
 /// started and initialised, a DXP engine connected to), so that a wrong
 /// command or address is an error now rather than a forfeit per game; that
 /// engine then plays the first game.
 pub fn engine_player(
-    spec: &str,
-    engine: EngineSpec,
+    engine: &EngineSpec,
     variant: Variant,
     opts: &EngineOptions,
 ) -> Result<PlayerFactory, SpecError> {
-    let name = spec.trim().to_string();
-    let bad = |why: String| spec_error(spec, why);
-    Ok(match engine {
+    let name = PlayerSpec::Engine(engine.clone()).to_string();
+    let bad = |why: String| spec_error(&name, why);
+    Ok(match engine.clone() {
         EngineSpec::Hub(command) => {
             let first = hub::client::HubEngine::start(&command, variant, opts).map_err(bad)?;
             let shared = Arc::new(hub::client::HubShared {
@@ -200,7 +159,7 @@ pub fn engine_player(
 }
 
 /// The factory of any player spec that needs no network: engines here,
-/// the rest by [`rafle_search::parse_player`].
+/// the rest by [`PlayerSpec::build`] (text read once, here).
 pub fn parse_player(
     spec: &str,
     variant: Variant,
@@ -217,9 +176,20 @@ pub fn parse_player_with(
     opts: &EngineOptions,
     players: &PlayerOptions,
 ) -> Result<PlayerFactory, SpecError> {
-    match engine_spec(spec) {
-        Some(engine) => engine_player(spec, engine?, variant, opts),
-        None => rafle_search::parse_player_with(spec, variant, players),
+    build_player(&spec.parse()?, variant, opts, players)
+}
+
+/// The factory of a spec that needs no network: an engine spec is started
+/// here with `opts`, every other by [`PlayerSpec::build`] with `players`.
+pub fn build_player(
+    spec: &PlayerSpec,
+    variant: Variant,
+    opts: &EngineOptions,
+    players: &PlayerOptions,
+) -> Result<PlayerFactory, SpecError> {
+    match spec {
+        PlayerSpec::Engine(engine) => engine_player(engine, variant, opts),
+        _ => spec.build(variant, players),
     }
 }
 

@@ -285,9 +285,14 @@ fn follower() -> std::net::SocketAddr {
 }
 
 /// Player specs (rafle's players and the engine forms, parsed without
-/// starting anything), levels: a spec that parses builds its player.
+/// starting anything), levels: a spec that reads prints its canonical form,
+/// which reads back to the same spec; a spec that parses builds its player.
 pub fn player_spec(data: &[u8]) {
     let (v, text) = variant_and_text(data);
+    if let Ok(spec) = text.parse::<rafle_search::PlayerSpec>() {
+        let printed = spec.to_string();
+        assert_eq!(printed.parse(), Ok(spec), "{text:?} printed as {printed:?}");
+    }
     if let Ok(f) = rafle_search::parse_player(&text, v) {
         let p = f(0);
         let _ = p.name();

@@ -16,7 +16,7 @@ use rafle_core::rng::Rng;
 use rafle_core::Variant;
 use rafle_engine::{EngineOptions, Level};
 use rafle_search::network::{self, NetworkPlayer, SearchParams};
-use rafle_search::PlayerFactory;
+use rafle_search::{Checkpoint, PlayerFactory, PlayerSpec};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -79,7 +79,8 @@ impl SpecPlayer {
             egtb: crate::tablebase::Tablebase::from_arg(v, egtb)?,
         };
         let concurrency: usize = count("concurrency", concurrency)?;
-        let is_engine = rafle_engine::engine_spec(spec).is_some();
+        let parsed: PlayerSpec = spec.parse().map_err(value_error)?;
+        let is_engine = matches!(parsed, PlayerSpec::Engine(_));
         if !is_engine && (level.is_some() || params.as_ref().is_some_and(|p| !p.is_empty())) {
             return Err(value_error(format!(
                 "{spec:?}: level= and params= are for engine players (hub:..., dxp:...)"
@@ -100,7 +101,7 @@ impl SpecPlayer {
             ..EngineOptions::default()
         };
         let factory =
-            rafle_engine::parse_player_with(spec, v, &opts, &players).map_err(value_error)?;
+            rafle_engine::build_player(&parsed, v, &opts, &players).map_err(value_error)?;
         Ok(SpecPlayer {
             spec: spec.trim().to_string(),
             variant: v,
@@ -303,7 +304,6 @@ pub fn cpu_has_fast_bf16() -> bool {
 /// ValueError for a malformed network spec.
 #[pyfunction]
 pub fn model_spec(spec: &str) -> PyResult<Option<(&'static str, String, Option<usize>)>> {
-    use rafle_search::spec::Checkpoint;
     let parsed = rafle_search::spec::model_spec(spec)
         .transpose()
         .map_err(value_error)?;
@@ -328,10 +328,15 @@ pub fn side_of(
     engines: &mut Vec<EngineSeat>,
     players: &rafle_search::PlayerOptions,
 ) -> PyResult<Side> {
-    if let Ok(spec) = obj.extract::<String>() {
-        if spec.trim().starts_with("model:") {
+    if let Ok(text) = obj.extract::<String>() {
+        let spec: PlayerSpec = text.parse().map_err(value_error)?;
+        if let PlayerSpec::Network {
+            checkpoint: Checkpoint::File(_),
+            ..
+        } = spec
+        {
             return Err(value_error(format!(
-                "{spec:?}: model players load their checkpoint with torch: \
+                "{text:?}: model players load their checkpoint with torch: \
                  use rafle.evaluate or rafle.Player (python/rafle/agents.py)"
             )));
         }
@@ -340,11 +345,11 @@ pub fn side_of(
             stop: Some(stop.clone()),
             ..EngineOptions::default()
         };
-        if rafle_engine::engine_spec(&spec).is_some() {
+        if matches!(spec, PlayerSpec::Engine(_)) {
             engines.push((stop, 1));
         }
         return Ok(Side::Player(
-            rafle_engine::parse_player_with(&spec, variant, &opts, players).map_err(value_error)?,
+            rafle_engine::build_player(&spec, variant, &opts, players).map_err(value_error)?,
         ));
     }
     if let Ok(p) = obj.cast::<SpecPlayer>() {

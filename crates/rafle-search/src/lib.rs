@@ -39,7 +39,9 @@ pub mod tables;
 pub mod tt;
 pub mod uct;
 
-pub use spec::{parse_player, parse_player_with, PlayerOptions, SpecError};
+pub use spec::{
+    parse_player, parse_player_with, Checkpoint, EngineSpec, PlayerOptions, PlayerSpec, SpecError,
+};
 
 use rafle_core::{Color, EndReason, Game, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

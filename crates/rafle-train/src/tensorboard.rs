@@ -6,8 +6,9 @@
 //! of TFRecords (length as u64 little-endian, its masked CRC-32C, the bytes,
 //! their masked CRC-32C), each an `Event` protocol buffer: first the file
 //! version, then one scalar per value (`wall_time`, `step`, `summary.value
-//! {tag, simple_value}`). The few protobuf fields needed are encoded here by
-//! hand; `python/tests/test_tensorboard.py` reads the files back with
+//! {tag, simple_value}`). The messages below are the fields rafle writes of
+//! TensorFlow's `event.proto` and `summary.proto`, encoded by prost;
+//! `python/tests/test_tensorboard.py` reads the files back with
 //! TensorBoard's own reader.
 
 use std::fs::File;
@@ -15,76 +16,44 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use prost::Message;
 
-/// CRC-32C (Castagnoli), as TFRecord uses it.
-fn crc32c(data: &[u8]) -> u32 {
-    const POLY: u32 = 0x82F6_3B78;
-    let mut crc = !0u32;
-    for &b in data {
-        crc ^= b as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ POLY
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
-fn masked_crc(data: &[u8]) -> u32 {
-    let c = crc32c(data);
-    (c.rotate_right(15)).wrapping_add(0xa282_ead8)
-}
-
-fn varint(mut v: u64, out: &mut Vec<u8>) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Field key: number and wire type (0 varint, 1 fixed64, 2 bytes, 5 fixed32).
-fn key(field: u32, wire: u8, out: &mut Vec<u8>) {
-    varint(((field as u64) << 3) | wire as u64, out);
-}
-
-fn bytes_field(field: u32, bytes: &[u8], out: &mut Vec<u8>) {
-    key(field, 2, out);
-    varint(bytes.len() as u64, out);
-    out.extend_from_slice(bytes);
-}
-
-/// An `Event` with `wall_time` (field 1), `step` (2) and either
-/// `file_version` (3) or a one-value `summary` (5).
-fn event(
+/// `tensorflow.Event`: `file_version` and `summary` are one `oneof`; an
+/// event sets one of them.
+#[derive(Clone, PartialEq, Message)]
+struct Event {
+    #[prost(double, tag = "1")]
     wall_time: f64,
+    #[prost(int64, tag = "2")]
     step: i64,
-    file_version: Option<&str>,
-    scalar: Option<(&str, f32)>,
-) -> Vec<u8> {
-    let mut e = Vec::new();
-    key(1, 1, &mut e);
-    e.extend_from_slice(&wall_time.to_le_bytes());
-    key(2, 0, &mut e);
-    varint(step as u64, &mut e);
-    if let Some(v) = file_version {
-        bytes_field(3, v.as_bytes(), &mut e);
-    }
-    if let Some((tag, value)) = scalar {
-        // Summary.Value: tag (1), simple_value (2, float).
-        let mut val = Vec::new();
-        bytes_field(1, tag.as_bytes(), &mut val);
-        key(2, 5, &mut val);
-        val.extend_from_slice(&value.to_le_bytes());
-        // Summary: value (1).
-        let mut summary = Vec::new();
-        bytes_field(1, &val, &mut summary);
-        bytes_field(5, &summary, &mut e);
-    }
-    e
+    #[prost(string, optional, tag = "3")]
+    file_version: Option<String>,
+    #[prost(message, optional, tag = "5")]
+    summary: Option<Summary>,
+}
+
+/// `tensorflow.Summary`.
+#[derive(Clone, PartialEq, Message)]
+struct Summary {
+    #[prost(message, repeated, tag = "1")]
+    value: Vec<SummaryValue>,
+}
+
+/// `tensorflow.Summary.Value`: `simple_value` is a member of its `oneof`,
+/// hence optional (a scalar 0 is still written).
+#[derive(Clone, PartialEq, Message)]
+struct SummaryValue {
+    #[prost(string, tag = "1")]
+    tag: String,
+    #[prost(float, optional, tag = "2")]
+    simple_value: Option<f32>,
+}
+
+/// TFRecord's masked CRC-32C (Castagnoli).
+fn masked_crc(data: &[u8]) -> u32 {
+    crc32c::crc32c(data)
+        .rotate_right(15)
+        .wrapping_add(0xa282_ead8)
 }
 
 /// Appends scalars to a new event file in a run folder.
@@ -113,11 +82,18 @@ impl EventWriter {
         let file =
             File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
         let mut w = EventWriter { file, path };
-        w.record(&event(now, 0, Some("brain.Event:2"), None))?;
+        w.record(&Event {
+            wall_time: now,
+            step: 0,
+            file_version: Some("brain.Event:2".into()),
+            summary: None,
+        })?;
         Ok(w)
     }
 
-    fn record(&mut self, data: &[u8]) -> Result<()> {
+    fn record(&mut self, event: &Event) -> Result<()> {
+        let data = event.encode_to_vec();
+        let data = data.as_slice();
         let len = (data.len() as u64).to_le_bytes();
         let mut rec = Vec::with_capacity(data.len() + 16);
         rec.extend_from_slice(&len);
@@ -133,12 +109,17 @@ impl EventWriter {
     /// One scalar at `step`, written through at once (TensorBoard reads
     /// the file while the run goes on).
     pub fn scalar(&mut self, tag: &str, step: u64, value: f64) -> Result<()> {
-        self.record(&event(
-            wall_time(),
-            step as i64,
-            None,
-            Some((tag, value as f32)),
-        ))
+        self.record(&Event {
+            wall_time: wall_time(),
+            step: step as i64,
+            file_version: None,
+            summary: Some(Summary {
+                value: vec![SummaryValue {
+                    tag: tag.into(),
+                    simple_value: Some(value as f32),
+                }],
+            }),
+        })
     }
 }
 
@@ -153,19 +134,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn crc32c_and_varints_match_their_specifications() {
-        // The CRC-32C check value (RFC 3720, B.4) and TFRecord's mask.
-        assert_eq!(crc32c(b"123456789"), 0xE306_9283);
-        assert_eq!(crc32c(b""), 0);
-        let mut v = Vec::new();
-        varint(300, &mut v);
-        assert_eq!(v, [0xAC, 0x02]);
-        let e = event(1.5, 7, None, Some(("loss/total", 0.5)));
-        // wall_time (key 0x09, 8 bytes), step (0x10, 7), summary (0x2a ...).
-        assert_eq!(e[0], 0x09);
-        assert_eq!(&e[1..9], &1.5f64.to_le_bytes());
-        assert_eq!(&e[9..11], &[0x10, 7]);
-        assert_eq!(e[11], 0x2a);
+    fn events_encode_as_tensorflow_writes_them() {
+        // The CRC-32C check value (RFC 3720, B.4) under TFRecord's mask.
+        assert_eq!(crc32c::crc32c(b"123456789"), 0xE306_9283);
+        assert_eq!(masked_crc(b""), 0xa282_ead8);
+        let e = Event {
+            wall_time: 1.5,
+            step: 7,
+            file_version: None,
+            summary: Some(Summary {
+                value: vec![SummaryValue {
+                    tag: "a".into(),
+                    simple_value: Some(0.0),
+                }],
+            }),
+        }
+        .encode_to_vec();
+        // wall_time (key 0x09, 8 bytes), step (0x10, 7), summary (0x2a,
+        // length 10: value (0x0a, length 8: tag "a", simple_value 0.0 kept)).
+        let mut want = vec![0x09];
+        want.extend_from_slice(&1.5f64.to_le_bytes());
+        want.extend_from_slice(&[0x10, 7, 0x2a, 10, 0x0a, 8, 0x0a, 1, b'a', 0x15, 0, 0, 0, 0]);
+        assert_eq!(e, want);
     }
 
     #[test]
@@ -174,6 +164,12 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let mut w = EventWriter::create(&dir).unwrap();
         w.scalar("eval/elo", 3, 12.5).unwrap();
+        let first = Event {
+            wall_time: 0.0,
+            step: 0,
+            file_version: Some("brain.Event:2".into()),
+            summary: None,
+        };
         let bytes = std::fs::read(&w.path).unwrap();
         let mut at = 0;
         let mut records = 0;
@@ -184,6 +180,19 @@ mod tests {
             let data = &bytes[at + 12..at + 12 + len];
             let crc = u32::from_le_bytes(bytes[at + 12 + len..at + 16 + len].try_into().unwrap());
             assert_eq!(crc, masked_crc(data));
+            let e = Event::decode(data).unwrap();
+            if records == 0 {
+                assert_eq!(
+                    Event {
+                        wall_time: 0.0,
+                        ..e.clone()
+                    },
+                    first
+                );
+            } else {
+                assert_eq!(e.step, 3);
+                assert_eq!(e.summary.unwrap().value[0].simple_value, Some(12.5));
+            }
             at += 16 + len;
             records += 1;
         }

@@ -13,7 +13,7 @@ use anyhow::{bail, Result};
 use rafle_arena::{NetworkSide, Side};
 use rafle_core::Variant;
 use rafle_search::network::{self, SearchParams};
-use rafle_search::spec::Checkpoint;
+use rafle_search::spec::{Checkpoint, PlayerSpec};
 use rafle_train::config::InferenceDtype;
 
 use crate::checkpoint;
@@ -45,28 +45,44 @@ pub fn checkpoint_path(c: &Checkpoint) -> PathBuf {
     }
 }
 
-/// The side of a `model:PATH[:sims]` or `zoo:VARIANT[:sims]` spec (None for
-/// any other spec).
+/// The side of a `model:PATH[:sims]` or `zoo:VARIANT[:sims]` spec given as
+/// text (None for any other spec).
 pub fn model_side(spec: &str, variant: Variant) -> Option<Result<Side>> {
-    let (checkpoint, sims) = match rafle_search::spec::model_spec(spec)? {
+    let (checkpoint, simulations) = match rafle_search::spec::model_spec(spec)? {
         Ok(x) => x,
         Err(e) => return Some(Err(e.into())),
     };
+    let name = PlayerSpec::Network {
+        checkpoint: checkpoint.clone(),
+        simulations,
+    };
+    Some(network_player(
+        &checkpoint,
+        simulations,
+        variant,
+        &name.to_string(),
+    ))
+}
+
+/// The side of a network spec (`model:PATH[:sims]`, `zoo:VARIANT[:sims]`):
+/// its checkpoint loaded, `sims` simulations per move (the checkpoint's
+/// `eval.simulations` without), named `name` (the spec).
+pub fn network_player(
+    checkpoint: &Checkpoint,
+    sims: Option<usize>,
+    variant: Variant,
+    name: &str,
+) -> Result<Side> {
     if let Checkpoint::Zoo(v) = checkpoint {
-        if !checkpoint_path(&checkpoint).is_file() {
+        if !checkpoint_path(checkpoint).is_file() {
             let shipped: Vec<&str> = shipped_models().into_iter().map(Variant::name).collect();
-            return Some(Err(anyhow::anyhow!(
-                "{spec}: no model is shipped for {v} (shipped: {})",
+            bail!(
+                "{name}: no model is shipped for {v} (shipped: {})",
                 shipped.join(", ")
-            )));
+            );
         }
     }
-    Some(load_side(
-        spec.trim(),
-        &checkpoint_path(&checkpoint),
-        sims,
-        variant,
-    ))
+    load_side(name, &checkpoint_path(checkpoint), sims, variant)
 }
 
 fn load_side(spec: &str, path: &Path, sims: Option<usize>, variant: Variant) -> Result<Side> {

@@ -23,7 +23,7 @@ use rafle_arena::{pdn, report, ArenaConfig, GameRecord, Side};
 use rafle_core::Variant;
 use rafle_engine::notation::Convention;
 use rafle_engine::{EngineOptions, Level};
-use rafle_search::PlayerOptions;
+use rafle_search::{Checkpoint, PlayerOptions, PlayerSpec};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -191,9 +191,7 @@ impl EngineArgs {
     }
 }
 
-/// The side of a spec: `model:PATH[:sims]` is a network side (with
-/// `leaves` leaves per round if given); every other spec is a player of
-/// `rafle_engine::parse_player` (engines run with `engines`).
+/// The side of a spec given as text (read here, once; see [`spec_side`]).
 pub fn resolve_player(
     spec: &str,
     variant: Variant,
@@ -201,20 +199,53 @@ pub fn resolve_player(
     engines: &EngineOptions,
     players: &PlayerOptions,
 ) -> anyhow::Result<Side> {
-    #[cfg(feature = "torch")]
-    let model = rafle_zero::model::model_side(spec, variant);
-    #[cfg(not(feature = "torch"))]
-    let model = rafle_search::spec::model_spec(spec).map(|_| Err(super::needs_torch(spec)));
-    if let Some(side) = model {
-        let mut side = side?;
-        if let (Side::Network(n), Some(l)) = (&mut side, leaves) {
-            n.params.leaves_per_round = l;
-        }
-        return Ok(side);
+    spec_side(&spec.parse()?, variant, leaves, engines, players)
+}
+
+/// The side of a spec: a network spec (`model:`, `zoo:`) is a network side
+/// (with `leaves` leaves per round if given), an engine spec an engine run
+/// with `engines`, every other a player of rafle-search with `players`.
+pub fn spec_side(
+    spec: &PlayerSpec,
+    variant: Variant,
+    leaves: Option<usize>,
+    engines: &EngineOptions,
+    players: &PlayerOptions,
+) -> anyhow::Result<Side> {
+    let PlayerSpec::Network {
+        checkpoint,
+        simulations,
+    } = spec
+    else {
+        return Ok(Side::Player(rafle_engine::build_player(
+            spec, variant, engines, players,
+        )?));
+    };
+    let mut side = network_side(checkpoint, *simulations, variant, spec)?;
+    if let (Side::Network(n), Some(l)) = (&mut side, leaves) {
+        n.params.leaves_per_round = l;
     }
-    Ok(Side::Player(rafle_engine::parse_player_with(
-        spec, variant, engines, players,
-    )?))
+    Ok(side)
+}
+
+#[cfg(feature = "torch")]
+fn network_side(
+    checkpoint: &Checkpoint,
+    sims: Option<usize>,
+    variant: Variant,
+    spec: &PlayerSpec,
+) -> anyhow::Result<Side> {
+    rafle_zero::model::network_player(checkpoint, sims, variant, &spec.to_string())
+}
+
+#[cfg(not(feature = "torch"))]
+fn network_side(
+    _: &Checkpoint,
+    _: Option<usize>,
+    _: Variant,
+    spec: &PlayerSpec,
+) -> anyhow::Result<Side> {
+    Err(super::needs_torch(spec))
 }
 
 /// Splits a round-robin list on commas, keeping `alphabeta:d=6,t=1s` whole.
@@ -268,12 +299,12 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     let engines = a.engines.options(Some(stop.clone()))?;
     let egtb = open_tables(a.egtb.as_deref(), variant)?;
     let players = PlayerOptions { egtb: egtb.clone() };
-    let specs: Vec<String> = match &a.round_robin {
-        Some(list) => split_players(list),
-        None => [&a.a, &a.b, &a.vs].into_iter().flatten().cloned().collect(),
-    };
+    let specs = named_specs(&a)?;
     // One engine process or connection per game in flight.
-    let threads = if specs.iter().any(|s| rafle_engine::engine_spec(s).is_some()) {
+    let threads = if specs
+        .iter()
+        .any(|(_, s)| matches!(s, PlayerSpec::Engine(_)))
+    {
         Some(
             a.threads
                 .unwrap_or(usize::MAX)
@@ -311,17 +342,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     };
     let mut watching = None;
     if let Some(port) = a.watch {
-        let names: Vec<&str> = match &a.round_robin {
-            Some(_) => specs.iter().map(String::as_str).collect(),
-            None => [
-                a.a.as_ref().or(a.model.as_ref()),
-                a.b.as_ref().or(a.vs.as_ref()),
-            ]
-            .into_iter()
-            .flatten()
-            .map(String::as_str)
-            .collect(),
-        };
+        let names: Vec<&str> = specs.iter().map(|(text, _)| text.as_str()).collect();
         let title = format!("{variant}: {}, {} games", names.join(" vs "), a.games);
         let (watch, server) = start_watch(variant, title, port)?;
         cfg.watcher = Some(watch.watcher());
@@ -379,25 +400,50 @@ fn ladder_line(variant: Variant, spec_b: &str, m: &rafle_arena::MatchResult) -> 
     ))
 }
 
-/// Plays the match or round robin of `a`: the table to print and every game.
+/// The players of `a` as typed and as read (each read once, here): the
+/// round robin's list, or players A and B of a match.
+fn named_specs(a: &EvalArgs) -> anyhow::Result<Vec<(String, PlayerSpec)>> {
+    let texts = if let Some(list) = &a.round_robin {
+        let texts = split_players(list);
+        if texts.len() < 2 {
+            bail!("--round-robin needs at least two players, got {list:?}");
+        }
+        texts
+    } else {
+        let spec_a = match (&a.a, &a.model) {
+            (Some(s), None) => s.clone(),
+            // A shipped model keeps its own prefix: --model zoo:thai.
+            (None, Some(m)) if m.starts_with("zoo:") => m.clone(),
+            (None, Some(m)) => format!("model:{m}"),
+            _ => bail!("name player A with --a SPEC (or --model PATH), or use --round-robin"),
+        };
+        let spec_b = match (&a.b, &a.vs) {
+            (Some(s), None) | (None, Some(s)) => s.clone(),
+            _ => bail!("name player B with --b SPEC (or --vs SPEC)"),
+        };
+        vec![spec_a, spec_b]
+    };
+    texts
+        .into_iter()
+        .map(|t| Ok((t.clone(), t.parse()?)))
+        .collect()
+}
+
+/// Plays the match or round robin of `a` between `specs` (two for a
+/// match): the table to print and every game.
 fn play(
     a: &EvalArgs,
     variant: Variant,
-    specs: &[String],
+    specs: &[(String, PlayerSpec)],
     cfg: &ArenaConfig,
     engines: &EngineOptions,
     players: &PlayerOptions,
 ) -> anyhow::Result<(String, Vec<GameRecord>)> {
-    Ok(if let Some(list) = &a.round_robin {
-        if specs.len() < 2 {
-            bail!("--round-robin needs at least two players, got {list:?}");
-        }
+    let side = |spec| spec_side(spec, variant, a.leaves_per_round, engines, players);
+    Ok(if a.round_robin.is_some() {
         let players = specs
             .iter()
-            .map(|s| {
-                let side = resolve_player(s, variant, a.leaves_per_round, engines, players)?;
-                Ok((s.clone(), side))
-            })
+            .map(|(text, spec)| Ok((text.clone(), side(spec)?)))
             .collect::<anyhow::Result<Vec<_>>>()?;
         let rr = rafle_arena::round_robin(variant, &players, cfg)?;
         let table = format!(
@@ -412,22 +458,14 @@ fn play(
             .collect();
         (table, games)
     } else {
-        let spec_a = match (&a.a, &a.model) {
-            (Some(s), None) => s.clone(),
-            // A shipped model keeps its own prefix: --model zoo:thai.
-            (None, Some(m)) if m.starts_with("zoo:") => m.clone(),
-            (None, Some(m)) => format!("model:{m}"),
-            _ => bail!("name player A with --a SPEC (or --model PATH), or use --round-robin"),
+        let [(_, spec_a), (text_b, spec_b)] = specs else {
+            bail!("a match has two players, got {}", specs.len());
         };
-        let spec_b = match (&a.b, &a.vs) {
-            (Some(s), None) | (None, Some(s)) => s.clone(),
-            _ => bail!("name player B with --b SPEC (or --vs SPEC)"),
-        };
-        let pa = resolve_player(&spec_a, variant, a.leaves_per_round, engines, players)?;
-        let pb = resolve_player(&spec_b, variant, a.leaves_per_round, engines, players)?;
+        let pa = side(spec_a)?;
+        let pb = side(spec_b)?;
         let m = rafle_arena::play_match(variant, &pa, &pb, cfg)?;
         let mut table = report::match_table(&m);
-        if let Some(line) = ladder_line(variant, &spec_b, &m) {
+        if let Some(line) = ladder_line(variant, text_b, &m) {
             table.push_str(&line);
             table.push('\n');
         }

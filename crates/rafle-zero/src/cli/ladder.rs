@@ -10,14 +10,14 @@
 //! The scale, its files and the placement rule are rafle-arena's
 //! (`rafle_arena::ladder`); this module parses options and prints.
 
-use super::eval::{open_tables, resolve_player, split_players, EngineArgs};
+use super::eval::{open_tables, spec_side, split_players, EngineArgs};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use rafle_arena::ladder::calibrate::{calibrate, CalibrateConfig};
 use rafle_arena::ladder::{self, place, Ladder};
 use rafle_arena::ArenaConfig;
 use rafle_core::Variant;
-use rafle_search::PlayerOptions;
+use rafle_search::{PlayerOptions, PlayerSpec};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -155,8 +155,9 @@ fn run_place(a: PlaceArgs) -> anyhow::Result<()> {
     let engines = a.engines.options(Some(stop.clone()))?;
     let egtb = open_tables(a.egtb.as_deref(), variant)?;
     let players = PlayerOptions { egtb: egtb.clone() };
-    let side = resolve_player(spec, variant, None, &engines, &players)?;
-    let threads = if rafle_engine::engine_spec(spec).is_some() {
+    let spec: PlayerSpec = spec.parse()?;
+    let side = spec_side(&spec, variant, None, &engines, &players)?;
+    let threads = if matches!(spec, PlayerSpec::Engine(_)) {
         Some(
             a.threads
                 .unwrap_or(usize::MAX)

@@ -45,7 +45,7 @@ pub fn variants_help() -> String {
 
 /// The error for a network player in a build without the `torch` feature.
 #[cfg(not(feature = "torch"))]
-pub fn needs_torch(spec: &str) -> anyhow::Error {
+pub fn needs_torch(spec: &rafle_search::PlayerSpec) -> anyhow::Error {
     anyhow::anyhow!(
         "{spec}: network players need the `torch` feature, and this rafle was built without it"
     )
