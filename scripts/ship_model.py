@@ -5,13 +5,19 @@
 writes ``python/rafle/zoo/VARIANT.safetensors`` (the weights in float16, half
 the size; the Rust and Python loaders widen them back to float32) and
 ``VARIANT.json`` (the checkpoint's metadata, plus a ``zoo`` record saying
-where the weights came from). docs/how-to/zoo.md's strength table says how each
-shipped model plays and how to measure it again.
+where the weights came from: its card). With ``--ladder SIMS=REPORT`` (a
+``rafle ladder`` report, any number) and ``--vs REPORT`` (a ``rafle eval``
+match report) the card also holds the model's ladder Elos and its score;
+``scripts/zoo.sh`` trains, measures and ships a model that way.
+docs/how-to/zoo.md's tables say how each shipped model plays and how to
+measure it again.
 """
 
 import argparse
 import datetime
 import json
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,7 +26,33 @@ from safetensors.torch import load_file, save_file
 
 from rafle import atomic
 
-ZOO = Path(__file__).resolve().parent.parent / "python" / "rafle" / "zoo"
+ROOT = Path(__file__).resolve().parent.parent
+ZOO = ROOT / "python" / "rafle" / "zoo"
+sys.path.insert(0, str(ROOT / "scripts"))
+from results_row import commit, placement  # noqa: E402
+
+
+def match_score(report: str) -> dict:
+    """Player A's row of a `rafle eval` match report: opponent, W, D, L, score."""
+    rows = re.findall(r"^(\S+) +(\d+) +(\d+) +(\d+) +([\d.]+)%", report, re.M)
+    if len(rows) < 2:
+        raise ValueError("not a rafle eval match report (no two player rows)")
+    (_, w, d, l, score), (opponent, *_) = rows[0], rows[1]
+    return {"opponent": opponent, "wins": int(w), "draws": int(d), "losses": int(l), "score": float(score) / 100}
+
+
+def strength(ladders: list[str], vs: Path | None) -> dict:
+    """The card's measured figures: ladder Elos by simulations, the match score."""
+    out: dict = {}
+    for item in ladders:
+        sims, _, path = item.partition("=")
+        if not sims.isdigit() or not path:
+            raise ValueError(f"--ladder {item!r}: expected SIMS=REPORT, e.g. 256=runs/x.ladder.txt")
+        elo, lo, hi, games = placement(Path(path).read_text())
+        out.setdefault("ladder", {})[sims] = {"elo": elo, "lo": lo, "hi": hi, "games": games}
+    if vs is not None:
+        out["vs"] = match_score(vs.read_text())
+    return out
 
 
 def main() -> int:
@@ -28,6 +60,11 @@ def main() -> int:
     p.add_argument("weights", type=Path, help="RUN_DIR/latest.safetensors of a finished run")
     p.add_argument("--config", default=None, help="the config the run was trained from, for the record")
     p.add_argument("--zoo", type=Path, default=ZOO, help="destination folder (default: python/rafle/zoo)")
+    p.add_argument("--ladder", action="append", default=[], metavar="SIMS=REPORT",
+                   help="a rafle ladder report of the model at SIMS simulations, for the card")
+    p.add_argument("--vs", type=Path, default=None, metavar="REPORT",
+                   help="a rafle eval report of the model (player A) against a baseline, for the card")
+    p.add_argument("--budget", type=float, default=None, help="the training minutes asked for, for the card")
     a = p.parse_args()
     meta_path = a.weights.with_suffix(".json")
     if not a.weights.is_file() or not meta_path.is_file():
@@ -38,6 +75,10 @@ def main() -> int:
         state = load_file(str(a.weights))
     except (ValueError, KeyError, TypeError, OSError) as e:
         sys.exit(f"ship_model: {a.weights} is not a rafle checkpoint ({e})")
+    try:
+        measured = strength(a.ladder, a.vs)
+    except (ValueError, OSError) as e:
+        sys.exit(f"ship_model: {e}")
     half = {k: (t.half() if t.is_floating_point() else t).contiguous() for k, t in state.items()}
     meta["zoo"] = {
         "source": str(a.weights),
@@ -45,6 +86,9 @@ def main() -> int:
         "weights": "float16",
         "shipped": datetime.date.today().isoformat(),
         "trained_minutes": round(elapsed / 60, 1),
+        "budget_minutes": a.budget,
+        "commit": commit(ROOT),
+        **measured,
     }
     a.zoo.mkdir(parents=True, exist_ok=True)
     out = a.zoo / f"{variant}.safetensors"

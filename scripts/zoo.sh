@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Trains, measures and ships the shipped model of a variant (docs/how-to/zoo.md):
+#
+#   scripts/zoo.sh russian                  # configs/russian.toml for its run.time_limit_min
+#   MINUTES=30 SEED=2 scripts/zoo.sh frisian
+#
+# Trains configs/V.toml (CONFIG=... for another) for MINUTES of wall time
+# (default: the config's run.time_limit_min), places the final model on the
+# variant's ladder at 64 and 256 simulations (GAMES games each, default
+# 200), plays it at 256 simulations against alphabeta:4 (GAMES games),
+# appends the 256-simulation placement to configs/results/V.tsv (lever
+# "zoo"), ships it with its card (scripts/ship_model.py: both placements,
+# the score, budget, recipe, date, commit) and commits the model, its card
+# and the row at once (COMMIT=0: no commit; SHIP=0: measure only). Run it on
+# a quiet machine: the budget is wall time. The run and reports land in
+# runs/zoo-V.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -ne 1 ]; then
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+fi
+V=$1
+CONFIG=${CONFIG:-configs/$V.toml}
+[ -f "$CONFIG" ] || { echo "error: no config $CONFIG" >&2; exit 1; }
+[ "$(sed -n 's/^variant *= *"\(.*\)"/\1/p' "$CONFIG" | head -1)" = "$V" ] \
+    || { echo "error: $CONFIG does not train $V" >&2; exit 1; }
+MINUTES=${MINUTES:-$(sed -n 's/^time_limit_min *= *\([0-9.]*\).*/\1/p' "$CONFIG" | head -1)}
+SEED=${SEED:-1} GAMES=${GAMES:-200} COMMIT=${COMMIT:-1} SHIP=${SHIP:-1}
+. scripts/env.sh
+BIN=${RAFLE:-target/release/rafle}
+[ -x "$BIN" ] || cargo build --release -p rafle-zero
+PY=${PY:-.venv/bin/python}
+OUT=runs/zoo-$V
+run=$OUT/run
+mkdir -p "$OUT"
+# The config with run.seed = SEED and run.out_dir = the run folder.
+awk -v seed="$SEED" -v out="$run" '
+    /^\[/ { in_run = ($0 == "[run]") }
+    in_run && /^seed *=/ { print "seed = " seed; next }
+    in_run && /^out_dir *=/ { print "out_dir = \"" out "\""; next }
+    { print }' "$CONFIG" > "$OUT/config.toml"
+
+echo "== $V: training $CONFIG for $MINUTES min (seed $SEED)"
+rm -rf "$run"
+"$BIN" train --config "$OUT/config.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$OUT/train.log"
+model=$run/latest.safetensors
+for sims in 64 256; do
+    echo "== $V: ladder at $sims simulations"
+    "$BIN" ladder --variant "$V" --player "model:$model:$sims" --games "$GAMES" --seed "$SEED" --quiet \
+        | tee "$OUT/ladder$sims.txt"
+done
+echo "== $V: against alphabeta:4 at 256 simulations"
+"$BIN" eval --variant "$V" --a "model:$model:256" --b alphabeta:4 --games "$GAMES" --seed "$SEED" --quiet \
+    | tee "$OUT/vs-ab4.txt"
+
+RESULTS=configs/results/$V.tsv
+python3 scripts/results_row.py --run "$run" --ladder "$OUT/ladder256.txt" --config "$CONFIG" \
+    --lever zoo --arm zoo --seed "$SEED" --budget "$MINUTES" --out "$RESULTS" \
+    --note "scripts/zoo.sh $V (MINUTES=$MINUTES SEED=$SEED GAMES=$GAMES); 64 simulations: $(sed -n 's/^elo //p' "$OUT/ladder64.txt")"
+files=("$RESULTS")
+if [ "$SHIP" = 1 ]; then
+    "$PY" scripts/ship_model.py "$model" --config "$CONFIG ($MINUTES min)" --budget "$MINUTES" \
+        --ladder "64=$OUT/ladder64.txt" --ladder "256=$OUT/ladder256.txt" --vs "$OUT/vs-ab4.txt"
+    files+=("python/rafle/zoo/$V.safetensors" "python/rafle/zoo/$V.json")
+fi
+if [ "$COMMIT" = 1 ] && git rev-parse --git-dir >/dev/null 2>&1; then
+    git add "${files[@]}"
+    git commit -q -m "zoo:$V: $CONFIG for $MINUTES min, $(sed -n 's/^elo //p' "$OUT/ladder256.txt") on the ladder at 256 simulations" -- "${files[@]}"
+fi
