@@ -9,6 +9,12 @@ where the weights came from: its card). With ``--ladder SIMS=REPORT`` (a
 ``rafle ladder`` report, any number) and ``--vs REPORT`` (a ``rafle eval``
 match report) the card also holds the model's ladder Elos and its score;
 ``scripts/zoo.sh`` trains, measures and ships a model that way.
+
+    .venv/bin/python scripts/ship_model.py --card thai --ladder 64=r64.txt --ladder 256=r256.txt --vs vs.txt
+
+measures an already shipped model again: it rewrites only the measured
+figures of ``thai.json``'s card (and when and at which commit they were
+measured), never the weights (``TRAIN=0 scripts/zoo.sh thai``).
 docs/how-to/zoo.md's tables say how each shipped model plays and how to
 measure it again.
 """
@@ -55,9 +61,26 @@ def strength(ladders: list[str], vs: Path | None) -> dict:
     return out
 
 
+def update_card(card: Path, ladders: list[str], vs: Path | None) -> int:
+    """Replaces the measured figures on a shipped model's card."""
+    if not ladders and vs is None:
+        sys.exit("ship_model: --card needs --ladder or --vs reports to write")
+    try:
+        meta = json.loads(card.read_text())
+        record = meta["zoo"]
+        measured = strength(ladders, vs)
+    except (ValueError, KeyError, TypeError, OSError) as e:
+        sys.exit(f"ship_model: {card}: {e}")
+    record.update(measured, measured=datetime.date.today().isoformat(), measured_commit=commit(ROOT))
+    atomic.write_text(card, json.dumps(meta, indent=2) + "\n")
+    print(f"{card}: {', '.join(sorted(measured))} updated")
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("weights", type=Path, help="RUN_DIR/latest.safetensors of a finished run")
+    p.add_argument("weights", type=Path, nargs="?", help="RUN_DIR/latest.safetensors of a finished run")
+    p.add_argument("--card", metavar="VARIANT", help="update the measured figures of a shipped model's card instead")
     p.add_argument("--config", default=None, help="the config the run was trained from, for the record")
     p.add_argument("--zoo", type=Path, default=ZOO, help="destination folder (default: python/rafle/zoo)")
     p.add_argument("--ladder", action="append", default=[], metavar="SIMS=REPORT",
@@ -66,6 +89,10 @@ def main() -> int:
                    help="a rafle eval report of the model (player A) against a baseline, for the card")
     p.add_argument("--budget", type=float, default=None, help="the training minutes asked for, for the card")
     a = p.parse_args()
+    if (a.weights is None) == (a.card is None):
+        sys.exit("ship_model: give either the weights to ship or --card VARIANT")
+    if a.card is not None:
+        return update_card(a.zoo / f"{a.card}.json", a.ladder, a.vs)
     meta_path = a.weights.with_suffix(".json")
     if not a.weights.is_file() or not meta_path.is_file():
         sys.exit(f"ship_model: need {a.weights} and {meta_path}")

@@ -13,11 +13,13 @@
 # the score, budget, recipe, date, commit) and commits the model, its card
 # and the row at once (COMMIT=0: no commit; SHIP=0: measure only). Run it on
 # a quiet machine: the budget is wall time. The run and reports land in
-# runs/zoo-V.
+# runs/zoo-V. TRAIN=0 measures the shipped zoo:V again instead: the same
+# placements and match, written to its card (ship_model.py --card), no
+# results row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ne 1 ]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 V=$1
@@ -26,7 +28,7 @@ CONFIG=${CONFIG:-configs/$V.toml}
 [ "$(sed -n 's/^variant *= *"\(.*\)"/\1/p' "$CONFIG" | head -1)" = "$V" ] \
     || { echo "error: $CONFIG does not train $V" >&2; exit 1; }
 MINUTES=${MINUTES:-$(sed -n 's/^time_limit_min *= *\([0-9.]*\).*/\1/p' "$CONFIG" | head -1)}
-SEED=${SEED:-1} GAMES=${GAMES:-200} COMMIT=${COMMIT:-1} SHIP=${SHIP:-1}
+SEED=${SEED:-1} GAMES=${GAMES:-200} COMMIT=${COMMIT:-1} SHIP=${SHIP:-1} TRAIN=${TRAIN:-1}
 . scripts/env.sh
 BIN=${RAFLE:-target/release/rafle}
 [ -x "$BIN" ] || cargo build --release -p rafle-zero
@@ -41,26 +43,37 @@ awk -v seed="$SEED" -v out="$run" '
     in_run && /^out_dir *=/ { print "out_dir = \"" out "\""; next }
     { print }' "$CONFIG" > "$OUT/config.toml"
 
-echo "== $V: training $CONFIG for $MINUTES min (seed $SEED)"
-rm -rf "$run"
-"$BIN" train --config "$OUT/config.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$OUT/train.log"
-model=$run/latest.safetensors
+if [ "$TRAIN" = 1 ]; then
+    echo "== $V: training $CONFIG for $MINUTES min (seed $SEED)"
+    rm -rf "$run"
+    "$BIN" train --config "$OUT/config.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$OUT/train.log"
+    model=model:$run/latest.safetensors
+else
+    model=zoo:$V
+fi
 for sims in 64 256; do
     echo "== $V: ladder at $sims simulations"
-    "$BIN" ladder --variant "$V" --player "model:$model:$sims" --games "$GAMES" --seed "$SEED" --quiet \
+    "$BIN" ladder --variant "$V" --player "$model:$sims" --games "$GAMES" --seed "$SEED" --quiet \
         | tee "$OUT/ladder$sims.txt"
 done
 echo "== $V: against alphabeta:4 at 256 simulations"
-"$BIN" eval --variant "$V" --a "model:$model:256" --b alphabeta:4 --games "$GAMES" --seed "$SEED" --quiet \
+"$BIN" eval --variant "$V" --a "$model:256" --b alphabeta:4 --games "$GAMES" --seed "$SEED" --quiet \
     | tee "$OUT/vs-ab4.txt"
 
+if [ "$TRAIN" != 1 ]; then
+    card=python/rafle/zoo/$V.json
+    "$PY" scripts/ship_model.py --card "$V" \
+        --ladder "64=$OUT/ladder64.txt" --ladder "256=$OUT/ladder256.txt" --vs "$OUT/vs-ab4.txt"
+    [ "$COMMIT" = 1 ] && git commit -q -m "zoo:$V measured again: $(sed -n 's/^elo //p' "$OUT/ladder256.txt") on the ladder at 256 simulations, $(sed -n 's/^elo //p' "$OUT/ladder64.txt") at 64" -- "$card"
+    exit 0
+fi
 RESULTS=configs/results/$V.tsv
 python3 scripts/results_row.py --run "$run" --ladder "$OUT/ladder256.txt" --config "$CONFIG" \
     --lever zoo --arm zoo --seed "$SEED" --budget "$MINUTES" --out "$RESULTS" \
     --note "scripts/zoo.sh $V (MINUTES=$MINUTES SEED=$SEED GAMES=$GAMES); 64 simulations: $(sed -n 's/^elo //p' "$OUT/ladder64.txt")"
 files=("$RESULTS")
 if [ "$SHIP" = 1 ]; then
-    "$PY" scripts/ship_model.py "$model" --config "$CONFIG ($MINUTES min)" --budget "$MINUTES" \
+    "$PY" scripts/ship_model.py "$run/latest.safetensors" --config "$CONFIG ($MINUTES min)" --budget "$MINUTES" \
         --ladder "64=$OUT/ladder64.txt" --ladder "256=$OUT/ladder256.txt" --vs "$OUT/vs-ab4.txt"
     files+=("python/rafle/zoo/$V.safetensors" "python/rafle/zoo/$V.json")
 fi
