@@ -10,16 +10,17 @@
 # 200), plays it at 256 simulations against alphabeta:4 (GAMES games),
 # appends the 256-simulation placement to configs/results/V.tsv (lever
 # "zoo"), ships it with its card (scripts/ship_model.py: both placements,
-# the score, budget, recipe, date, commit) and commits the model, its card
-# and the row at once (COMMIT=0: no commit; SHIP=0: measure only). Run it on
-# a quiet machine: the budget is wall time. The run and reports land in
-# runs/zoo-V. TRAIN=0 measures the shipped zoo:V again instead: the same
-# placements and match, written to its card (ship_model.py --card), no
-# results row.
+# the score, budget, recipe, date, commit), renders the models table of
+# README.md and docs/how-to/zoo.md (scripts/zoo_table.py) and commits the
+# model, its card, the row and the table at once (COMMIT=0: no commit;
+# SHIP=0: measure only). Run it on a quiet machine: the budget is wall
+# time. The run and reports land in runs/zoo-V. TRAIN=0 measures the
+# shipped zoo:V again instead: the same placements and match, written to
+# its card (ship_model.py --card), no results row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ne 1 ]; then
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 V=$1
@@ -64,7 +65,8 @@ if [ "$TRAIN" != 1 ]; then
     card=python/rafle/zoo/$V.json
     "$PY" scripts/ship_model.py --card "$V" \
         --ladder "64=$OUT/ladder64.txt" --ladder "256=$OUT/ladder256.txt" --vs "$OUT/vs-ab4.txt"
-    [ "$COMMIT" = 1 ] && git commit -q -m "zoo:$V measured again: $(sed -n 's/^elo //p' "$OUT/ladder256.txt") on the ladder at 256 simulations, $(sed -n 's/^elo //p' "$OUT/ladder64.txt") at 64" -- "$card"
+    python3 scripts/zoo_table.py --write
+    [ "$COMMIT" = 1 ] && git commit -q -m "zoo:$V measured again: $(sed -n 's/^elo //p' "$OUT/ladder256.txt") on the ladder at 256 simulations, $(sed -n 's/^elo //p' "$OUT/ladder64.txt") at 64" -- "$card" README.md docs/how-to/zoo.md
     exit 0
 fi
 RESULTS=configs/results/$V.tsv
@@ -75,7 +77,8 @@ files=("$RESULTS")
 if [ "$SHIP" = 1 ]; then
     "$PY" scripts/ship_model.py "$run/latest.safetensors" --config "$CONFIG ($MINUTES min)" --budget "$MINUTES" \
         --ladder "64=$OUT/ladder64.txt" --ladder "256=$OUT/ladder256.txt" --vs "$OUT/vs-ab4.txt"
-    files+=("python/rafle/zoo/$V.safetensors" "python/rafle/zoo/$V.json")
+    python3 scripts/zoo_table.py --write
+    files+=("python/rafle/zoo/$V.safetensors" "python/rafle/zoo/$V.json" README.md docs/how-to/zoo.md)
 fi
 if [ "$COMMIT" = 1 ] && git rev-parse --git-dir >/dev/null 2>&1; then
     git add "${files[@]}"
