@@ -56,22 +56,50 @@ fn every_shipped_model_beats_random_with_its_policy() {
     }
 }
 
+/// A zoo folder (`RAFLE_ZOO`) that holds only the thai model, so the case
+/// stays testable once every variant ships one.
 #[test]
 fn a_variant_without_a_shipped_model_is_a_clear_error() {
-    let shipped = shipped_models();
+    let dir = std::env::temp_dir().join(format!("rafle-zoo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let thai = checkpoint_path(
+        &rafle_search::spec::model_spec("zoo:thai")
+            .unwrap()
+            .unwrap()
+            .0,
+    );
+    for file in [thai.clone(), meta_path(&thai)] {
+        std::fs::copy(&file, dir.join(file.file_name().unwrap())).unwrap();
+    }
     let v = Variant::ALL
         .into_iter()
-        .find(|v| !shipped.contains(v))
-        .expect("every variant ships a model: pick another case");
-    let err = match model_side(&format!("zoo:{v}"), v).unwrap() {
-        Ok(_) => panic!("zoo:{v} loaded"),
-        Err(e) => e.to_string(),
-    };
+        .find(|v| *v != Variant::Thai)
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .env("RAFLE_ZOO", &dir)
+        .args([
+            "eval",
+            "--variant",
+            v.name(),
+            "--a",
+            &format!("zoo:{v}"),
+            "--b",
+            "random",
+        ])
+        .args(["--games", "2", "--quiet"])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "zoo:{v} loaded from a zoo with only thai"
+    );
     assert!(
         err.contains(&format!("no model is shipped for {v}")) && err.contains("thai"),
         "{err}"
     );
-    assert!(!err.contains('\n'), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
 #[test]
