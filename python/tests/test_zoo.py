@@ -94,3 +94,18 @@ def test_the_pages_models_table_is_the_cards() -> None:
     spec.loader.exec_module(zoo_table)
     for page in zoo_table.PAGES:
         assert zoo_table.in_page(page.read_text()) == zoo_table.table(), f"{page.name}: run scripts/zoo_table.py --write"
+
+
+@pytest.mark.parametrize("args", [["--card", "thai"], ["--card", "thai", "--vs", "missing.txt"], []])
+def test_ship_model_card_update_rejects_bad_input(tmp_path: Path, args: list[str]) -> None:
+    """--card without reports, with a report that is missing, or with neither
+    weights nor --card: a one-line error, a non-zero exit, the card untouched."""
+    shutil.copy(ZOO / "thai.json", tmp_path / "thai.json")
+    before = (tmp_path / "thai.json").read_text()
+    r = subprocess.run(
+        [sys.executable, str(SHIP), *args, "--zoo", str(tmp_path)], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert r.returncode != 0
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ship_model:"), r.stderr
+    assert (tmp_path / "thai.json").read_text() == before
