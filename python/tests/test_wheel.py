@@ -1,7 +1,8 @@
 """The wheel: `maturin build --release` makes one abi3 wheel that pip
 installs into a fresh venv with no Rust toolchain and no torch, where the
 environment, players, arena, search and PDN reading work
-(python/tests/wheel_smoke.py runs there)."""
+(python/tests/wheel_smoke.py runs there), and that it stays under
+30 MB with every shipped model in it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 import pytest
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
+# The most the wheel may weigh (issue "a shipped model for every variant").
+WHEEL_LIMIT_MB = 30.0
 
 
 def test_the_wheel_installs_and_runs_without_rust_or_torch(tmp_path: Path) -> None:
@@ -29,6 +32,8 @@ def test_the_wheel_installs_and_runs_without_rust_or_torch(tmp_path: Path) -> No
     wheels = list(dist.glob("*.whl"))
     assert len(wheels) == 1, wheels
     assert "-abi3-" in wheels[0].name, f"{wheels[0].name} is not an abi3 wheel"
+    mb = wheels[0].stat().st_size / 1e6
+    assert mb < WHEEL_LIMIT_MB, f"{wheels[0].name} is {mb:.1f} MB, over {WHEEL_LIMIT_MB} MB"
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
