@@ -23,6 +23,11 @@ use rafle_search::network::evaluator::{cpu_has_fast_bf16, BF16_BATCH, SMALL_BATC
 use rafle_search::network::{EvalError, Evaluator, Leaves};
 use rafle_train::config::{Device as DeviceChoice, InferenceDtype};
 
+mod folded;
+pub use folded::Folded;
+
+/// Batch norm's epsilon (torch's default, as `python/rafle/model.py` has it).
+pub const BN_EPS: f64 = 1e-5;
 /// 1x1 channels of the value head.
 pub const VALUE_CHANNELS: i64 = 2;
 /// Logit given to illegal actions (finite, so 0 * logit stays 0 in the loss).
@@ -56,7 +61,14 @@ impl ConvBn {
         };
         ConvBn {
             conv: nn::conv2d(p / "conv", cin, cout, k, cfg),
-            bn: nn::batch_norm2d(p / "bn", cout, Default::default()),
+            bn: nn::batch_norm2d(
+                p / "bn",
+                cout,
+                nn::BatchNormConfig {
+                    eps: BN_EPS,
+                    ..Default::default()
+                },
+            ),
         }
     }
 
@@ -176,19 +188,9 @@ impl Net {
     /// Returns (raw policy logits, n * A) and (scalar values P(win) - P(loss), n),
     /// both for the player to act.
     pub fn infer(&self, obs: &[f32], n: usize) -> (Vec<f32>, Vec<f32>) {
-        let s = &self.shape;
-        let (logits, value) = tch::no_grad(|| {
-            let x = Tensor::from_slice(&obs[..n * s.obs_len()])
-                .view([n as i64, s.planes as i64, s.board as i64, s.board as i64])
-                .to_device(self.device())
-                .to_kind(self.vs.kind());
-            let (p, v) = self.forward(&x, false);
-            let (p, v) = (p.to_kind(Kind::Float), v.to_kind(Kind::Float));
-            let probs = v.softmax(-1, Kind::Float);
-            let scalar = probs.select(1, 0) - probs.select(1, 2);
-            (p.to_device(Device::Cpu), scalar.to_device(Device::Cpu))
-        });
-        (to_vec(&logits), to_vec(&value))
+        infer_with(&self.shape, self.device(), self.vs.kind(), obs, n, |x| {
+            self.forward(x, false)
+        })
     }
 
     /// A copy for inference in `dtype` (see [`bf16_is_fast`] for `auto`);
@@ -223,13 +225,39 @@ impl Net {
     }
 }
 
-/// The network as the search's evaluator: an f32 copy, and a bf16 one where
-/// bf16 pays (see [`bf16_is_fast`]) for batches of [`BF16_BATCH`] leaves or
-/// more. Refresh both with [`Inference::copy_from`] after training.
+/// [`Net::infer`] of a network whose `forward` takes [B, C, N, N]
+/// observations in `kind` on `device`: the (policy logits, WDL logits) of
+/// `forward` turned into what the search takes, on the CPU.
+fn infer_with(
+    s: &NetShape,
+    device: Device,
+    kind: Kind,
+    obs: &[f32],
+    n: usize,
+    forward: impl Fn(&Tensor) -> (Tensor, Tensor),
+) -> (Vec<f32>, Vec<f32>) {
+    let (logits, value) = tch::no_grad(|| {
+        let x = Tensor::from_slice(&obs[..n * s.obs_len()])
+            .view([n as i64, s.planes as i64, s.board as i64, s.board as i64])
+            .to_device(device)
+            .to_kind(kind);
+        let (p, v) = forward(&x);
+        let (p, v) = (p.to_kind(Kind::Float), v.to_kind(Kind::Float));
+        let probs = v.softmax(-1, Kind::Float);
+        let scalar = probs.select(1, 0) - probs.select(1, 2);
+        (p.to_device(Device::Cpu), scalar.to_device(Device::Cpu))
+    });
+    (to_vec(&logits), to_vec(&value))
+}
+
+/// The network as the search's evaluator, batch norm folded in
+/// ([`Folded`]): an f32 copy, and a bf16 one where bf16 pays (see
+/// [`bf16_is_fast`]) for batches of [`BF16_BATCH`] leaves or more. Refresh
+/// both with [`Inference::copy_from`] after training.
 #[derive(Debug)]
 pub struct Inference {
-    f32: Net,
-    bf16: Option<Net>,
+    f32: Folded,
+    bf16: Option<Folded>,
 }
 
 impl Inference {
@@ -241,20 +269,20 @@ impl Inference {
             InferenceDtype::Bf16 => true,
         };
         Ok(Inference {
-            f32: net.inference_copy(InferenceDtype::F32)?,
-            bf16: if bf16 {
-                Some(net.inference_copy(InferenceDtype::Bf16)?)
-            } else {
-                None
-            },
+            f32: Folded::new(net, Kind::Float),
+            bf16: bf16.then(|| Folded::new(net, Kind::BFloat16)),
         })
     }
 
-    /// Copies the weights of `net` (after training) into every copy.
+    /// Folds the weights of `net` (after training) into every copy anew.
     pub fn copy_from(&mut self, net: &Net) -> Result<()> {
-        self.f32.copy_from(net)?;
-        if let Some(b) = &mut self.bf16 {
-            b.copy_from(net)?;
+        anyhow::ensure!(
+            net.shape == self.f32.shape,
+            "the network's shape differs from the inference copy's"
+        );
+        self.f32 = Folded::new(net, Kind::Float);
+        if self.bf16.is_some() {
+            self.bf16 = Some(Folded::new(net, Kind::BFloat16));
         }
         Ok(())
     }

@@ -1,5 +1,8 @@
 //! Smoke runs of the trainer with a tiny network: losses, learning on a fixed
-//! batch, checkpoint reload, resume.
+//! batch, checkpoint reload, resume, and `rafle bench train` on the tiny
+//! config.
+
+mod common;
 
 use std::path::Path;
 
@@ -8,6 +11,7 @@ use rafle_train::config::{Config, InferenceDtype};
 use rafle_train::metrics;
 use rafle_train::replay::Replay;
 use rafle_zero::checkpoint::{self, load_net, probe_positions};
+use rafle_zero::net::Folded;
 use rafle_zero::optim::Optimizer;
 use rafle_zero::replay::Batch;
 use rafle_zero::train::{train_step, Trainer};
@@ -123,6 +127,34 @@ fn checkpoint_reloads_to_the_same_outputs() {
     assert!(
         dp < 0.1 && dv < 0.05,
         "bf16 differs: logits {dp}, values {dv}"
+    );
+    // Batch norm folded into the convolutions (what the search runs) gives
+    // the network's outputs; after a training iteration the running
+    // statistics are no longer the identity, so the fold is tested.
+    let folded = Folded::new(&t.net, tch::Kind::Float);
+    let (p4, v4) = folded.infer(&obs, n);
+    let close = |a: &[f32], b: &[f32]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| (x - y).abs() <= 1e-4 * (1.0 + x.abs()))
+    };
+    assert!(close(&p1, &p4) && close(&v1, &v4), "folded differs");
+    assert!(!close(&other.infer(&obs, n).0, &p4));
+    let (p5, v5) = Folded::new(&t.net, tch::Kind::BFloat16).infer(&obs, n);
+    let dp = p1
+        .iter()
+        .zip(&p5)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    let dv = v1
+        .iter()
+        .zip(&v5)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(
+        dp < 0.1 && dv < 0.05,
+        "bf16 folded differs: logits {dp}, values {dv}"
     );
     // Replay buffer round trip.
     let replay = Replay::load(&dir.join(checkpoint::REPLAY), 1000).unwrap();
@@ -287,4 +319,45 @@ fn config_errors_name_the_field() {
         }
     }
     assert!(seen >= 12, "only {seen} configs in {}", dir.display());
+}
+
+#[test]
+fn bench_train_times_each_part_of_a_step_and_refuses_zero_steps() {
+    let dir = tmp("bench-train");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY.replace("OUT", &dir.display().to_string())).unwrap();
+    let config = config.display().to_string();
+    let args = [
+        "bench", "train", "--config", &config, "--steps", "2", "--rounds", "1",
+    ];
+    let (code, out, err) = common::rafle(&args);
+    assert_eq!(code, 0, "stderr {err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains(" round 0: ")).collect();
+    assert_eq!(rows.len(), 2, "one row for 1 thread and one for all: {out}");
+    for row in rows {
+        // The four parts are shares of one step's time: at most 100% together.
+        let shares: Vec<f64> = row
+            .split('%')
+            .filter_map(|p| p.rsplit(' ').next()?.parse().ok())
+            .collect();
+        assert_eq!(shares.len(), 4, "{row}");
+        let sum: f64 = shares.iter().sum();
+        assert!(sum > 0.0 && sum <= 101.0, "{row}");
+        let steps: f64 = row
+            .split("steps/s")
+            .next()
+            .unwrap()
+            .rsplit(' ')
+            .find(|w| !w.is_empty())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(steps > 0.0, "{row}");
+    }
+    let (code, out, err) = common::rafle(&["bench", "train", "--config", &config, "--steps", "0"]);
+    assert_ne!(code, 0, "stdout {out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--steps"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,8 +5,13 @@
 //! self-play network evaluations per second, average batch and network
 //! share, in f32 and bf16 alternately (a fresh network of the config's shape).
 //! `rafle bench infer [--config configs/thai.toml] [--batches 1,8,32,128,384]`:
-//! network forward passes per second by batch size, f32 and bf16, one and
-//! all torch threads (what `net::BF16_BATCH` and `SMALL_BATCH` are set from).
+//! network forward passes per second by batch size, f32 and bf16, as
+//! trained and with batch norm folded (what the search runs), one and all
+//! torch threads (what `net::BF16_BATCH` and `SMALL_BATCH` are set from).
+//! `rafle bench train [--config configs/thai.toml] [--steps 32] [--rounds 3]`:
+//! training steps per second, and the share of each part of a step (batch
+//! assembly, forward and losses, backward, optimiser), one and all torch
+//! threads, on a replay window of self-play positions of a fresh network.
 //! `rafle bench egtb --variant V [--dir D] [--probes N]`: endgame-table
 //! probes per second from one thread and from all, on random positions of
 //! the built slices (tables loaded before timing).
@@ -86,6 +91,21 @@ pub enum BenchKind {
         #[arg(long, value_delimiter = ',', default_value = "1,8,16,32,128,384")]
         batches: Vec<usize>,
     },
+    /// Training steps per second of a config and where a step's time goes
+    /// (batch, forward and losses, backward, optimiser), one and all torch
+    /// threads.
+    #[cfg(feature = "torch")]
+    Train {
+        /// Run configuration (network shape, batch size, optimiser).
+        #[arg(long, default_value = "configs/thai.toml")]
+        config: PathBuf,
+        /// Steps per measurement (one iteration's worth in the default config).
+        #[arg(long, default_value_t = 32)]
+        steps: usize,
+        /// Measurements per thread count.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+    },
 }
 
 /// Perft of `pos` at `depth`, or at the first depth taking a second or more:
@@ -141,6 +161,12 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         } => selfplay_bench(&config, positions, rounds)?,
         #[cfg(feature = "torch")]
         BenchKind::Infer { config, batches } => infer_bench(&config, &batches)?,
+        #[cfg(feature = "torch")]
+        BenchKind::Train {
+            config,
+            steps,
+            rounds,
+        } => train_bench(&config, steps, rounds)?,
     }
     Ok(())
 }
@@ -199,7 +225,7 @@ fn egtb_bench(tables: &super::egtb::TableArgs, probes: usize) -> anyhow::Result<
 #[cfg(feature = "torch")]
 fn infer_bench(path: &std::path::Path, batches: &[usize]) -> anyhow::Result<()> {
     use rafle_train::config::{Config, InferenceDtype};
-    use rafle_zero::net::{self, Net, NetShape};
+    use rafle_zero::net::{self, Folded, Net, NetShape};
     if batches.contains(&0) {
         anyhow::bail!("--batches must be positive");
     }
@@ -214,18 +240,34 @@ fn infer_bench(path: &std::path::Path, batches: &[usize]) -> anyhow::Result<()> 
         cfg.net.blocks,
         cfg.net.channels
     );
-    for (name, dtype) in [("f32", InferenceDtype::F32), ("bf16", InferenceDtype::Bf16)] {
-        let n = net.inference_copy(dtype)?;
+    // The network as trained (batch norm on its own) and as the search
+    // runs it (batch norm folded into the convolutions).
+    type Infer<'a> = Box<dyn Fn(&[f32], usize) -> (Vec<f32>, Vec<f32>) + 'a>;
+    let (f32_net, bf16_net) = (
+        net.inference_copy(InferenceDtype::F32)?,
+        net.inference_copy(InferenceDtype::Bf16)?,
+    );
+    let (f32_folded, bf16_folded) = (
+        Folded::new(&net, tch::Kind::Float),
+        Folded::new(&net, tch::Kind::BFloat16),
+    );
+    let copies: [(&str, Infer); 4] = [
+        ("f32", Box::new(|o, b| f32_net.infer(o, b))),
+        ("bf16", Box::new(|o, b| bf16_net.infer(o, b))),
+        ("f32 folded", Box::new(|o, b| f32_folded.infer(o, b))),
+        ("bf16 folded", Box::new(|o, b| bf16_folded.infer(o, b))),
+    ];
+    for (name, infer) in &copies {
         for threads in [1, all] {
             tch::set_num_threads(threads);
-            let mut row = format!("{name:>4} {threads} thread(s):");
+            let mut row = format!("{name:>11} {threads} thread(s):");
             for &b in batches {
                 let obs = vec![0f32; b * len];
-                n.infer(&obs, b);
+                infer(&obs, b);
                 let t = Instant::now();
                 let mut calls = 0;
                 while t.elapsed().as_secs_f64() < 0.3 {
-                    n.infer(&obs, b);
+                    infer(&obs, b);
                     calls += 1;
                 }
                 let per = t.elapsed().as_secs_f64() / calls as f64;
@@ -280,6 +322,97 @@ fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> an
             );
         }
     }
+    Ok(())
+}
+
+/// `rafle bench train`: one line per measurement. The window holds one
+/// iteration's self-play positions of the fresh network (their sparse
+/// policies are what real batches carry); each part of a step is timed on
+/// its own, torch on a CPU running synchronously.
+#[cfg(feature = "torch")]
+fn train_bench(path: &std::path::Path, steps: usize, rounds: usize) -> anyhow::Result<()> {
+    use rafle_core::rng::Rng;
+    use rafle_train::config::{Config, InferenceDtype};
+    use rafle_train::replay::Replay;
+    use rafle_train::selfplay::SelfPlay;
+    use rafle_zero::net::{self, Inference, Net, NetShape};
+    use rafle_zero::optim::Optimizer;
+    use rafle_zero::replay::Batch;
+    use rafle_zero::train::batch_losses;
+    if steps == 0 || rounds == 0 {
+        anyhow::bail!("--steps and --rounds must be positive");
+    }
+    let cfg = Config::load(path)?;
+    let v = cfg.variant();
+    let t = &cfg.train;
+    let net = Net::new(NetShape::new(v, &cfg.net), net::device(cfg.run.device)?, 0);
+    let mut opt = Optimizer::new(&net.vs, t);
+    let mut sp = SelfPlay::new(&cfg.search, &cfg.selfplay, v, 1)?;
+    let mut infer = Inference::new(&net, InferenceDtype::F32)?;
+    let (samples, _) = sp.run(
+        &mut infer,
+        cfg.selfplay.positions_per_iteration,
+        None,
+        |_| {},
+    )?;
+    let mut replay = Replay::new(samples.len());
+    for s in samples {
+        replay.push(s);
+    }
+    let mut rng = Rng::new(1);
+    println!(
+        "{}: net {}x{}, batch {}, {:?}, {} positions in the window, {steps} steps a measurement",
+        path.display(),
+        cfg.net.blocks,
+        cfg.net.channels,
+        t.batch_size,
+        t.optimizer,
+        replay.len()
+    );
+    let all = tch::get_num_threads();
+    for threads in [1, all] {
+        tch::set_num_threads(threads);
+        for round in 0..rounds {
+            // Seconds in: batch, forward and losses, backward, optimiser.
+            let mut part = [0f64; 4];
+            let start = Instant::now();
+            for _ in 0..steps {
+                let mut clock = Instant::now();
+                let mut lap = |i: usize| {
+                    part[i] += clock.elapsed().as_secs_f64();
+                    clock = Instant::now();
+                };
+                let picks = replay.sample(t.batch_size, &mut rng);
+                let batch = Batch::new(
+                    &picks,
+                    &net.shape,
+                    t.value_target_search as f32,
+                    net.device(),
+                );
+                lap(0);
+                let (_, _, total) = batch_losses(&net, &batch, t.value_loss_weight, true);
+                let _ = total.double_value(&[]);
+                lap(1);
+                opt.zero_grad();
+                total.backward();
+                lap(2);
+                opt.step(t.lr);
+                lap(3);
+            }
+            let secs = start.elapsed().as_secs_f64();
+            let share = |i: usize| 100.0 * part[i] / secs;
+            println!(
+                "{threads} thread(s) round {round}: {:>6.1} steps/s ({:>6.0} positions/s): batch {:>3.0}%, forward {:>3.0}%, backward {:>3.0}%, optimiser {:>3.0}%",
+                steps as f64 / secs,
+                (steps * t.batch_size) as f64 / secs,
+                share(0),
+                share(1),
+                share(2),
+                share(3)
+            );
+        }
+    }
+    tch::set_num_threads(all);
     Ok(())
 }
 
