@@ -72,8 +72,20 @@ impl ConvBn {
         }
     }
 
-    fn forward(&self, xs: &Tensor, train: bool) -> Tensor {
-        xs.apply(&self.conv).apply_t(&self.bn, train)
+    /// Convolution then batch norm; the convolution's arithmetic in
+    /// `conv_kind` (the input and weights cast to it, the output cast back)
+    /// where that is not the variables' own kind.
+    fn forward(&self, xs: &Tensor, train: bool, conv_kind: Kind) -> Tensor {
+        let own = self.conv.ws.kind();
+        if conv_kind == own {
+            return xs.apply(&self.conv).apply_t(&self.bn, train);
+        }
+        let p = self.conv.ws.size()[2] / 2;
+        let w = self.conv.ws.to_kind(conv_kind);
+        xs.to_kind(conv_kind)
+            .conv2d(&w, None::<&Tensor>, [1, 1], [p, p], [1, 1], 1)
+            .to_kind(own)
+            .apply_t(&self.bn, train)
     }
 }
 
@@ -84,9 +96,9 @@ struct Block {
 }
 
 impl Block {
-    fn forward(&self, xs: &Tensor, train: bool) -> Tensor {
-        let ys = self.a.forward(xs, train).relu();
-        (self.b.forward(&ys, train) + xs).relu()
+    fn forward(&self, xs: &Tensor, train: bool, conv_kind: Kind) -> Tensor {
+        let ys = self.a.forward(xs, train, conv_kind).relu();
+        (self.b.forward(&ys, train, conv_kind) + xs).relu()
     }
 }
 
@@ -102,6 +114,9 @@ pub struct Net {
     value: ConvBn,
     value_fc1: nn::Linear,
     value_fc2: nn::Linear,
+    /// The convolutions' arithmetic ([`Net::set_conv_kind`]); `None`: the
+    /// variables' own kind.
+    conv_kind: Option<Kind>,
 }
 
 impl Net {
@@ -152,7 +167,16 @@ impl Net {
             value,
             value_fc1,
             value_fc2,
+            conv_kind: None,
         }
+    }
+
+    /// Runs the convolutions in `kind` (`None`: the variables' own), the
+    /// rest in the variables' kind: bf16 convolutions over f32 weights make
+    /// a mixed-precision training step, the gradients reaching the f32
+    /// weights through the casts (`rafle bench train` measures it).
+    pub fn set_conv_kind(&mut self, kind: Option<Kind>) {
+        self.conv_kind = kind;
     }
 
     pub fn device(&self) -> Device {
@@ -163,19 +187,20 @@ impl Net {
     /// `train` switches batch norm to batch statistics (and updates the
     /// running ones).
     pub fn forward(&self, obs: &Tensor, train: bool) -> (Tensor, Tensor) {
-        let mut x = self.stem.forward(obs, train).relu();
+        let k = self.conv_kind.unwrap_or(self.vs.kind());
+        let mut x = self.stem.forward(obs, train, k).relu();
         for b in &self.blocks {
-            x = b.forward(&x, train);
+            x = b.forward(&x, train, k);
         }
         let p = self
             .policy
-            .forward(&x, train)
+            .forward(&x, train, k)
             .relu()
             .flatten(1, -1)
             .apply(&self.policy_fc);
         let v = self
             .value
-            .forward(&x, train)
+            .forward(&x, train, k)
             .relu()
             .flatten(1, -1)
             .apply(&self.value_fc1)

@@ -87,6 +87,33 @@ fn smoke_run_losses_are_finite_and_a_fixed_batch_is_learnt() {
         first.value,
         last.value
     );
+
+    // bf16 convolutions over the f32 weights: the losses of the same batch
+    // are close to f32's, the weights stay f32 and the batch is learnt too
+    // (the gradients reach the weights through the casts).
+    let f32_losses = rafle_zero::train::batch_losses(&t.net, &batch, 1.0, false);
+    t.net.set_conv_kind(Some(tch::Kind::BFloat16));
+    let mixed = rafle_zero::train::batch_losses(&t.net, &batch, 1.0, false);
+    let (a, b) = (f32_losses.2.double_value(&[]), mixed.2.double_value(&[]));
+    assert!(
+        (a - b).abs() < 0.05 * a.abs().max(0.1),
+        "f32 {a}, bf16 convs {b}"
+    );
+    let mut fresh = rafle_zero::net::Net::new(t.net.shape.clone(), Device::Cpu, 5);
+    fresh.set_conv_kind(Some(tch::Kind::BFloat16));
+    let mut opt = Optimizer::new(&fresh.vs, &t.cfg.train);
+    let first = train_step(&fresh, &mut opt, &batch, 1.0, 0.01);
+    let mut last = first;
+    for _ in 0..60 {
+        last = train_step(&fresh, &mut opt, &batch, 1.0, 0.01);
+    }
+    assert_eq!(fresh.vs.kind(), tch::Kind::Float);
+    assert!(
+        last.policy < 0.7 * first.policy,
+        "bf16 convs: policy loss {} -> {}",
+        first.policy,
+        last.policy
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -334,7 +361,11 @@ fn bench_train_times_each_part_of_a_step_and_refuses_zero_steps() {
     let (code, out, err) = common::rafle(&args);
     assert_eq!(code, 0, "stderr {err}");
     let rows: Vec<&str> = out.lines().filter(|l| l.contains(" round 0: ")).collect();
-    assert_eq!(rows.len(), 2, "one row for 1 thread and one for all: {out}");
+    assert_eq!(
+        rows.len(),
+        4,
+        "f32 and bf16 convolutions, 1 thread and all: {out}"
+    );
     for row in rows {
         // The four parts are shares of one step's time: at most 100% together.
         let shares: Vec<f64> = row

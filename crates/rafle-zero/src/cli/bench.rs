@@ -10,8 +10,9 @@
 //! torch threads (what `net::BF16_BATCH` and `SMALL_BATCH` are set from).
 //! `rafle bench train [--config configs/thai.toml] [--steps 32] [--rounds 3]`:
 //! training steps per second, and the share of each part of a step (batch
-//! assembly, forward and losses, backward, optimiser), one and all torch
-//! threads, on a replay window of self-play positions of a fresh network.
+//! assembly, forward and losses, backward, optimiser), in f32 and with bf16
+//! convolutions over f32 weights, one and all torch threads, on a replay
+//! window of self-play positions of a fresh network.
 //! `rafle bench egtb --variant V [--dir D] [--probes N]`: endgame-table
 //! probes per second from one thread and from all, on random positions of
 //! the built slices (tables loaded before timing).
@@ -92,8 +93,8 @@ pub enum BenchKind {
         batches: Vec<usize>,
     },
     /// Training steps per second of a config and where a step's time goes
-    /// (batch, forward and losses, backward, optimiser), one and all torch
-    /// threads.
+    /// (batch, forward and losses, backward, optimiser), in f32 and with
+    /// bf16 convolutions, one and all torch threads.
     #[cfg(feature = "torch")]
     Train {
         /// Run configuration (network shape, batch size, optimiser).
@@ -345,7 +346,7 @@ fn train_bench(path: &std::path::Path, steps: usize, rounds: usize) -> anyhow::R
     let cfg = Config::load(path)?;
     let v = cfg.variant();
     let t = &cfg.train;
-    let net = Net::new(NetShape::new(v, &cfg.net), net::device(cfg.run.device)?, 0);
+    let mut net = Net::new(NetShape::new(v, &cfg.net), net::device(cfg.run.device)?, 0);
     let mut opt = Optimizer::new(&net.vs, t);
     let mut sp = SelfPlay::new(&cfg.search, &cfg.selfplay, v, 1)?;
     let mut infer = Inference::new(&net, InferenceDtype::F32)?;
@@ -370,39 +371,42 @@ fn train_bench(path: &std::path::Path, steps: usize, rounds: usize) -> anyhow::R
         replay.len()
     );
     let all = tch::get_num_threads();
-    for threads in [1, all] {
-        tch::set_num_threads(threads);
-        for round in 0..rounds {
-            // Seconds in: batch, forward and losses, backward, optimiser.
-            let mut part = [0f64; 4];
-            let start = Instant::now();
-            for _ in 0..steps {
-                let mut clock = Instant::now();
-                let mut lap = |i: usize| {
-                    part[i] += clock.elapsed().as_secs_f64();
-                    clock = Instant::now();
-                };
-                let picks = replay.sample(t.batch_size, &mut rng);
-                let batch = Batch::new(
-                    &picks,
-                    &net.shape,
-                    t.value_target_search as f32,
-                    net.device(),
-                );
-                lap(0);
-                let (_, _, total) = batch_losses(&net, &batch, t.value_loss_weight, true);
-                let _ = total.double_value(&[]);
-                lap(1);
-                opt.zero_grad();
-                total.backward();
-                lap(2);
-                opt.step(t.lr);
-                lap(3);
-            }
-            let secs = start.elapsed().as_secs_f64();
-            let share = |i: usize| 100.0 * part[i] / secs;
-            println!(
-                "{threads} thread(s) round {round}: {:>6.1} steps/s ({:>6.0} positions/s): batch {:>3.0}%, forward {:>3.0}%, backward {:>3.0}%, optimiser {:>3.0}%",
+    // f32 throughout, and bf16 convolutions over the f32 weights.
+    for (name, conv) in [("f32", None), ("bf16 convs", Some(tch::Kind::BFloat16))] {
+        net.set_conv_kind(conv);
+        for threads in [1, all] {
+            tch::set_num_threads(threads);
+            for round in 0..rounds {
+                // Seconds in: batch, forward and losses, backward, optimiser.
+                let mut part = [0f64; 4];
+                let start = Instant::now();
+                for _ in 0..steps {
+                    let mut clock = Instant::now();
+                    let mut lap = |i: usize| {
+                        part[i] += clock.elapsed().as_secs_f64();
+                        clock = Instant::now();
+                    };
+                    let picks = replay.sample(t.batch_size, &mut rng);
+                    let batch = Batch::new(
+                        &picks,
+                        &net.shape,
+                        t.value_target_search as f32,
+                        net.device(),
+                    );
+                    lap(0);
+                    let (_, _, total) = batch_losses(&net, &batch, t.value_loss_weight, true);
+                    let _ = total.double_value(&[]);
+                    lap(1);
+                    opt.zero_grad();
+                    total.backward();
+                    lap(2);
+                    opt.step(t.lr);
+                    lap(3);
+                }
+                let secs = start.elapsed().as_secs_f64();
+                let share = |i: usize| 100.0 * part[i] / secs;
+                println!(
+                "{name:>10} {threads} thread(s) round {round}: {:>6.1} steps/s ({:>6.0} positions/s): batch {:>3.0}%, forward {:>3.0}%, backward {:>3.0}%, optimiser {:>3.0}%",
                 steps as f64 / secs,
                 (steps * t.batch_size) as f64 / secs,
                 share(0),
@@ -410,8 +414,10 @@ fn train_bench(path: &std::path::Path, steps: usize, rounds: usize) -> anyhow::R
                 share(2),
                 share(3)
             );
+            }
         }
     }
+    net.set_conv_kind(None);
     tch::set_num_threads(all);
     Ok(())
 }
