@@ -26,6 +26,14 @@ fn tiny(dir: &Path, iterations: u64) -> Config {
     cfg
 }
 
+/// The largest absolute difference between two equally long outputs.
+fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0f32, f32::max)
+}
+
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("rafle-zero-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -141,16 +149,7 @@ fn checkpoint_reloads_to_the_same_outputs() {
     let half = t.net.inference_copy(InferenceDtype::Bf16).unwrap();
     assert_eq!(half.vs.kind(), tch::Kind::BFloat16);
     let (p3, v3) = half.infer(&obs, n);
-    let dp = p1
-        .iter()
-        .zip(&p3)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0f32, f32::max);
-    let dv = v1
-        .iter()
-        .zip(&v3)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0f32, f32::max);
+    let (dp, dv) = (max_diff(&p1, &p3), max_diff(&v1, &v3));
     assert!(
         dp < 0.1 && dv < 0.05,
         "bf16 differs: logits {dp}, values {dv}"
@@ -169,16 +168,7 @@ fn checkpoint_reloads_to_the_same_outputs() {
     assert!(close(&p1, &p4) && close(&v1, &v4), "folded differs");
     assert!(!close(&other.infer(&obs, n).0, &p4));
     let (p5, v5) = Folded::new(&t.net, tch::Kind::BFloat16).infer(&obs, n);
-    let dp = p1
-        .iter()
-        .zip(&p5)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0f32, f32::max);
-    let dv = v1
-        .iter()
-        .zip(&v5)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0f32, f32::max);
+    let (dp, dv) = (max_diff(&p1, &p5), max_diff(&v1, &v5));
     assert!(
         dp < 0.1 && dv < 0.05,
         "bf16 folded differs: logits {dp}, values {dv}"
