@@ -12,6 +12,7 @@
 
 #[cfg(feature = "torch")]
 pub mod checkpoint;
+pub mod malloc;
 #[cfg(feature = "torch")]
 pub mod model;
 #[cfg(feature = "torch")]

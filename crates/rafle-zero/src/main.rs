@@ -94,6 +94,7 @@ fn quiet_on_closed_stdout() {
 }
 
 fn main() {
+    rafle_zero::malloc::keep_freed_memory();
     quiet_on_closed_stdout();
     let args = match Args::try_parse() {
         Ok(a) => a,
