@@ -5,8 +5,9 @@
 #   STAGE=confirm scripts/ab.sh configs/A.toml configs/B.toml    # 3 seeds an arm, 14 minutes each
 #   K=5 MINUTES=30 GAMES=200 LEVER=teacher OUT=runs/ab scripts/ab.sh A.toml B.toml
 #
-# Trains each config K times (run.seed = 1..K), one run at a time, each for
-# MINUTES of wall time (rafle train --time-limit-min), places every final model
+# Trains each config K times (run.seed = 1..K; the arms alternate, A B A B),
+# one run at a time, each for MINUTES of wall time (rafle train
+# --time-limit-min), places every final model
 # on the variant's ladder (rafle ladder, GAMES games, seeded by the run's seed),
 # appends its row to the variant's results file (configs/results/V.tsv,
 # scripts/results_row.py: LEVER names the lever, default B's file name) and
@@ -68,9 +69,11 @@ recorded() {
 }
 
 printf 'side\tseed\telo\tlo\thi\n' > "$OUT/results.tsv"
-for side in A B; do
-    cfg=$A; [ "$side" = B ] && cfg=$B
-    for seed in $(seq 1 "$K"); do
+# Seed by seed, A then B (A B A B ...): drift in the machine's speed falls on
+# both arms alike.
+for seed in $(seq 1 "$K"); do
+    for side in A B; do
+        cfg=$A; [ "$side" = B ] && cfg=$B
         run="$OUT/$side-seed$seed"
         done_row=$(recorded "$cfg" "$side" "$seed")
         if [ -n "$done_row" ]; then

@@ -45,6 +45,7 @@ __all__ = [
     "clamped_elo",
     "evaluate_opponents",
     "bootstrap",
+    "conv_dtype",
     "fresh_net",
     "inference_dtype",
     "load_learner",
@@ -89,6 +90,13 @@ def inference_dtype(cfg: Mapping[str, Any], device: Union[str, torch.device]) ->
         fast = torch.device(device).type == "cuda" or cpu_has_fast_bf16()
         return torch.bfloat16 if fast else None
     return torch.bfloat16 if choice == "bf16" else None
+
+
+def conv_dtype(cfg: Mapping[str, Any]) -> Optional[torch.dtype]:
+    """The arithmetic a config's ``train.conv_dtype`` gives the training
+    step's convolutions: bf16, or f32 (None; also for configs written
+    before the field)."""
+    return torch.bfloat16 if cfg["train"].get("conv_dtype", "f32") == "bf16" else None
 
 
 def evaluate_opponents(
@@ -202,6 +210,7 @@ class Learner:
 
     def __init__(self, net: RafleNet, cfg: Mapping[str, Any], device: Union[str, torch.device] = "cpu") -> None:
         self.net = net.to(device)
+        self.net.set_conv_dtype(conv_dtype(cfg))
         self.cfg = cfg
         self.train_cfg = cfg["train"]
         self.device = torch.device(device)

@@ -52,9 +52,15 @@ class ConvBn(nn.Module):
         super().__init__()
         self.conv = nn.Conv2d(cin, cout, k, padding=k // 2, bias=False)
         self.bn = nn.BatchNorm2d(cout, eps=1e-5, momentum=0.1)
+        #: The convolution's arithmetic where not the weights' own (``RafleNet.set_conv_dtype``).
+        self.conv_dtype: Optional[torch.dtype] = None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.bn(self.conv(x))
+        dt, w = self.conv_dtype, self.conv.weight
+        if dt is None or dt == w.dtype or not self.training:
+            return self.bn(self.conv(x))
+        y = nn.functional.conv2d(x.to(dt), w.to(dt), padding=self.conv.padding)
+        return self.bn(y.to(x.dtype))
 
 
 class Block(nn.Module):
@@ -103,6 +109,16 @@ class RafleNet(nn.Module):
         self.value = ConvBn(channels, VALUE_CHANNELS, 1)
         self.value_fc1 = nn.Linear(VALUE_CHANNELS * n2, value_hidden)
         self.value_fc2 = nn.Linear(value_hidden, 3)
+
+    def set_conv_dtype(self, dtype: Optional[torch.dtype]) -> None:
+        """Runs the convolutions in training mode in ``dtype`` (None: the
+        weights' own), the rest in the weights' type, as ``Net::set_conv_kind``
+        in Rust: bf16 convolutions over f32 weights make a mixed-precision
+        training step (a config's ``train.conv_dtype``). Eval mode, and so
+        inference, keeps the weights' type."""
+        for m in self.modules():
+            if isinstance(m, ConvBn):
+                m.conv_dtype = dtype
 
     @classmethod
     def from_shape(cls, shape: Dict[str, Any]) -> "RafleNet":

@@ -41,6 +41,31 @@ def test_losses_equal_the_rust_trainers(tiny_run: Callable[[str], Path], variant
     assert t.item() == pytest.approx(p.item() + 0.25 * v.item(), rel=1e-5)
 
 
+def test_bf16_convolutions_change_the_training_step_only(tiny_run: Callable[[str], Path]) -> None:
+    run = tiny_run("thai")
+    net = model.load(run / "latest.safetensors")
+    probe = safetensors_torch.load_file(str(run / "latest.probe.safetensors"))
+    batch = {"obs": probe["obs"], "mask": probe["mask"], "policy": probe["policy_target"],
+             "value": probe["value_target"]}
+    cfg = dict(net.meta["config"])
+    assert L.conv_dtype(cfg) is None
+    cfg["train"] = {**cfg["train"], "conv_dtype": "bf16"}
+    learner = L.Learner(net, cfg)
+    with torch.no_grad():
+        net.eval()  # evaluation (and so inference) keeps f32
+        torch.testing.assert_close(torch.stack(L.losses(net, batch, 1.0)), probe["losses_eval"],
+                                   rtol=1e-4, atol=1e-5)
+        net.train()
+        got = torch.stack(L.losses(net, batch, 1.0))
+    want = probe["losses_train"]
+    assert not torch.equal(got, want)
+    torch.testing.assert_close(got, want, rtol=0.05, atol=0.0)
+    before = net.stem.conv.weight.detach().clone()
+    learner.step({k: torch.as_tensor(v) for k, v in batch.items()}, 0.0)
+    assert net.stem.conv.weight.dtype == torch.float32
+    assert not torch.equal(before, net.stem.conv.weight.detach())
+
+
 def test_schedule_warmup_then_cosine() -> None:
     cfg = rafle._rafle.load_config(Path(__file__).resolve().parents[2] / "configs" / "thai.toml")
     t = cfg["train"]

@@ -21,7 +21,7 @@ use tch::{Device, Kind, Tensor};
 
 use rafle_search::network::evaluator::{cpu_has_fast_bf16, BF16_BATCH, SMALL_BATCH};
 use rafle_search::network::{EvalError, Evaluator, Leaves};
-use rafle_train::config::{Device as DeviceChoice, InferenceDtype};
+use rafle_train::config::{ConvDtype, Device as DeviceChoice, InferenceDtype};
 
 mod folded;
 pub use folded::Folded;
@@ -171,12 +171,22 @@ impl Net {
         }
     }
 
-    /// Runs the convolutions in `kind` (`None`: the variables' own), the
-    /// rest in the variables' kind: bf16 convolutions over f32 weights make
-    /// a mixed-precision training step, the gradients reaching the f32
-    /// weights through the casts (`rafle bench train` measures it).
+    /// Runs the training step's convolutions (`forward` with `train`) in
+    /// `kind` (`None`: the variables' own), the rest in the variables' kind:
+    /// bf16 convolutions over f32 weights make a mixed-precision training
+    /// step, the gradients reaching the f32 weights through the casts
+    /// (`rafle bench train` measures it). Evaluation mode keeps the
+    /// variables' kind, so probes and copies see the weights as they are.
     pub fn set_conv_kind(&mut self, kind: Option<Kind>) {
         self.conv_kind = kind;
+    }
+
+    /// The convolutions' arithmetic of a config's `train.conv_dtype`.
+    pub fn set_conv_dtype(&mut self, dtype: ConvDtype) {
+        self.set_conv_kind(match dtype {
+            ConvDtype::F32 => None,
+            ConvDtype::Bf16 => Some(Kind::BFloat16),
+        });
     }
 
     pub fn device(&self) -> Device {
@@ -187,7 +197,12 @@ impl Net {
     /// `train` switches batch norm to batch statistics (and updates the
     /// running ones).
     pub fn forward(&self, obs: &Tensor, train: bool) -> (Tensor, Tensor) {
-        let k = self.conv_kind.unwrap_or(self.vs.kind());
+        let own = self.vs.kind();
+        let k = if train {
+            self.conv_kind.unwrap_or(own)
+        } else {
+            own
+        };
         let mut x = self.stem.forward(obs, train, k).relu();
         for b in &self.blocks {
             x = b.forward(&x, train, k);

@@ -144,6 +144,7 @@ impl Trainer {
         }
         let shape = NetShape::new(variant, &cfg.net);
         let mut net = Net::new(shape, device, cfg.run.seed);
+        net.set_conv_dtype(cfg.train.conv_dtype);
         let mut opt = Optimizer::new(&net.vs, &cfg.train);
         let mut replay = Replay::new(cfg.train.replay_window);
         let (mut step, mut iteration, mut games, mut elapsed) = (0, 0, 0, 0.0);

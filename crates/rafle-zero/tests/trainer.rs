@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use rafle_core::rng::Rng;
-use rafle_train::config::{Config, InferenceDtype};
+use rafle_train::config::{Config, ConvDtype, InferenceDtype};
 use rafle_train::metrics;
 use rafle_train::replay::Replay;
 use rafle_zero::checkpoint::{self, load_net, probe_positions};
@@ -99,16 +99,16 @@ fn smoke_run_losses_are_finite_and_a_fixed_batch_is_learnt() {
     // bf16 convolutions over the f32 weights: the losses of the same batch
     // are close to f32's, the weights stay f32 and the batch is learnt too
     // (the gradients reach the weights through the casts).
-    let f32_losses = rafle_zero::train::batch_losses(&t.net, &batch, 1.0, false);
-    t.net.set_conv_kind(Some(tch::Kind::BFloat16));
-    let mixed = rafle_zero::train::batch_losses(&t.net, &batch, 1.0, false);
+    let f32_losses = rafle_zero::train::batch_losses(&t.net, &batch, 1.0, true);
+    t.net.set_conv_dtype(ConvDtype::Bf16);
+    let mixed = rafle_zero::train::batch_losses(&t.net, &batch, 1.0, true);
     let (a, b) = (f32_losses.2.double_value(&[]), mixed.2.double_value(&[]));
     assert!(
         (a - b).abs() < 0.05 * a.abs().max(0.1),
         "f32 {a}, bf16 convs {b}"
     );
     let mut fresh = rafle_zero::net::Net::new(t.net.shape.clone(), Device::Cpu, 5);
-    fresh.set_conv_kind(Some(tch::Kind::BFloat16));
+    fresh.set_conv_dtype(ConvDtype::Bf16);
     let mut opt = Optimizer::new(&fresh.vs, &t.cfg.train);
     let first = train_step(&fresh, &mut opt, &batch, 1.0, 0.01);
     let mut last = first;
@@ -227,6 +227,27 @@ fn a_bootstrap_trains_on_the_teachers_games_before_self_play() {
 }
 
 #[test]
+fn bf16_convolutions_train_as_a_config_option() {
+    // Same seed, same games: the first iteration's losses differ only by
+    // the convolutions' arithmetic, so bf16 must show (and stay close).
+    let mut losses = Vec::new();
+    for dtype in [ConvDtype::F32, ConvDtype::Bf16] {
+        let dir = tmp(&format!("conv-{dtype:?}"));
+        let mut cfg = tiny(&dir, 1);
+        cfg.run.inference_dtype = InferenceDtype::F32;
+        cfg.train.conv_dtype = dtype;
+        let mut t = Trainer::new(cfg, true).unwrap();
+        t.run().unwrap();
+        assert_eq!(t.net.vs.kind(), tch::Kind::Float);
+        losses.push(values(&metrics::read(&dir).unwrap(), "loss/policy")[0]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let (a, b) = (losses[0], losses[1]);
+    assert!(a != b, "bf16 convolutions left the losses unchanged: {a}");
+    assert!((a - b).abs() < 0.05 * a, "f32 {a}, bf16 convs {b}");
+}
+
+#[test]
 fn config_errors_name_the_field() {
     let dir = tmp("cfg");
     let good = TINY.replace("OUT", &dir.display().to_string());
@@ -250,6 +271,11 @@ fn config_errors_name_the_field() {
             "value_loss_weight = 1.0",
             "value_loss_weight = 1.0\nvalue_target_search = 1.5",
             "train.value_target_search",
+        ),
+        (
+            "value_loss_weight = 1.0",
+            "value_loss_weight = 1.0\nconv_dtype = \"fp8\"",
+            "train.conv_dtype",
         ),
         (
             "[eval]",

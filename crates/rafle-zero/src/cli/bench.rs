@@ -333,7 +333,7 @@ fn selfplay_bench(path: &std::path::Path, positions: usize, rounds: usize) -> an
 #[cfg(feature = "torch")]
 fn train_bench(path: &std::path::Path, steps: usize, rounds: usize) -> anyhow::Result<()> {
     use rafle_core::rng::Rng;
-    use rafle_train::config::{Config, InferenceDtype};
+    use rafle_train::config::{Config, ConvDtype, InferenceDtype};
     use rafle_train::replay::Replay;
     use rafle_train::selfplay::SelfPlay;
     use rafle_zero::net::{self, Inference, Net, NetShape};
@@ -372,8 +372,8 @@ fn train_bench(path: &std::path::Path, steps: usize, rounds: usize) -> anyhow::R
     );
     let all = tch::get_num_threads();
     // f32 throughout, and bf16 convolutions over the f32 weights.
-    for (name, conv) in [("f32", None), ("bf16 convs", Some(tch::Kind::BFloat16))] {
-        net.set_conv_kind(conv);
+    for (name, conv) in [("f32", ConvDtype::F32), ("bf16 convs", ConvDtype::Bf16)] {
+        net.set_conv_dtype(conv);
         for threads in [1, all] {
             tch::set_num_threads(threads);
             for round in 0..rounds {
@@ -417,7 +417,6 @@ fn train_bench(path: &std::path::Path, steps: usize, rounds: usize) -> anyhow::R
             }
         }
     }
-    net.set_conv_kind(None);
     tch::set_num_threads(all);
     Ok(())
 }
