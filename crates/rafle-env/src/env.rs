@@ -499,10 +499,13 @@ impl Env {
         }
     }
 
-    /// The exact key of the observation [`Env::write_obs`] writes: equal
-    /// keys mean equal observations and equal legal steps.
+    /// The exact key of the observation [`Env::write_obs`] writes and of
+    /// the restricted king: equal keys mean equal observations and equal
+    /// legal steps.
     pub fn obs_key(&self) -> ObsKey {
-        self.obs_board().key()
+        let restricted =
+            rafle_core::with_rules!(self.variant, R => self.pos.restricted_king::<R>());
+        self.obs_board().key(restricted)
     }
 
     /// What the observation shows (see `obs` for the planes).

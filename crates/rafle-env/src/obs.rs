@@ -65,14 +65,19 @@ pub(crate) fn observation_len(v: Variant) -> usize {
 }
 
 /// Everything an observation shows, packed exactly (no hashing, so no
-/// collisions): two envs with equal keys write the same observation and
-/// have the same legal steps, so an evaluator answers them alike. Used to
-/// reuse network answers across searches (`rafle_search::network::cache`).
+/// collisions), and the one rule state that changes the legal steps without
+/// showing in it: the king a king-move limit holds (frisian, rule book F6).
+/// Two envs with equal keys write the same observation and have the same
+/// legal steps, so an evaluator answers them alike. Used to reuse network
+/// answers across searches (`rafle_search::network::cache`), which keep the
+/// logits of the legal steps only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ObsKey {
     planes: [Bitboard; 6],
     constants: [u32; 2],
     side: Color,
+    /// `Position::restricted_king`: the king that may not move quietly.
+    restricted: Bitboard,
 }
 
 /// What an observation shows, as bitboards of the real board (bit layout of
@@ -180,12 +185,14 @@ impl<W: BitWord> ObsBoard<W> {
 }
 
 impl ObsBoard {
-    /// The exact key of this observation (see [`ObsKey`]).
-    pub fn key(&self) -> ObsKey {
+    /// The exact key of this observation in a state whose restricted king
+    /// (see [`ObsKey`]) is `restricted`.
+    pub fn key(&self, restricted: Bitboard) -> ObsKey {
         ObsKey {
             planes: self.planes,
             constants: self.constants.map(f32::to_bits),
             side: self.side,
+            restricted,
         }
     }
 }

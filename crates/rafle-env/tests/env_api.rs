@@ -250,13 +250,13 @@ fn bad_fen_is_an_error() {
 fn obs_keys_are_equal_exactly_when_observations_and_legal_steps_are() {
     // Every state along random games of every variant, chains included:
     // equal keys must mean equal observations and legal steps, and equal
-    // observations equal keys (the key is what a cached network answer is
-    // found by).
+    // observations with equal legal steps equal keys (the key is what a
+    // cached network answer is found by).
     use std::collections::HashMap;
     for v in Variant::ALL {
         let mut rng = rafle_core::rng::Rng::new(7);
         let mut seen: HashMap<rafle_env::ObsKey, (Vec<f32>, Vec<u16>)> = HashMap::new();
-        let mut by_obs: HashMap<Vec<u32>, rafle_env::ObsKey> = HashMap::new();
+        let mut by_obs: HashMap<(Vec<u32>, Vec<u16>), rafle_env::ObsKey> = HashMap::new();
         let mut repeats = 0;
         for _ in 0..40 {
             let mut env = Env::new(v, EnvConfig::default()).unwrap();
@@ -277,15 +277,47 @@ fn obs_keys_are_equal_exactly_when_observations_and_legal_steps_are() {
                 }
                 let bits: Vec<u32> = obs.iter().map(|x| x.to_bits()).collect();
                 assert_eq!(
-                    *by_obs.entry(bits).or_insert(key),
+                    *by_obs.entry((bits, legal.clone())).or_insert(key),
                     key,
-                    "{v}: one observation, two keys"
+                    "{v}: one observation and legal steps, two keys"
                 );
                 let a = legal[rng.below(legal.len())];
                 env.step(a as usize).unwrap();
             }
         }
         assert!(repeats > 0, "{v}: the games never met a state twice");
+    }
+}
+
+#[test]
+fn a_king_move_limit_shows_in_the_obs_key() {
+    // Where a variant limits a king's quiet moves in a row (frisian F6), a
+    // state whose king has reached the limit has fewer legal steps than the
+    // same pieces without the run, and the same observation: its key must
+    // differ, or the search's cache answers it with the other state's steps
+    // (zoo:frisian's first training panicked on that).
+    for v in Variant::ALL {
+        let limited = v.rules().king_move_limit > 0;
+        let mut rng = rafle_core::rng::Rng::new(11);
+        let mut held = 0;
+        for _ in 0..60 {
+            let mut env = Env::new(v, EnvConfig::default()).unwrap();
+            while !env.is_done() && env.ply() < 300 {
+                if !env.chain_pending() {
+                    let mut pos = *env.position();
+                    pos.king_runs = Default::default();
+                    let fresh = Env::from_position(v, pos, EnvConfig::default());
+                    if fresh.legal_action_ids() != env.legal_action_ids() {
+                        held += 1;
+                        assert_ne!(fresh.obs_key(), env.obs_key(), "{v}: a held king, one key");
+                    }
+                }
+                let legal = env.legal_action_ids();
+                let a = legal[rng.below(legal.len())];
+                env.step(a as usize).unwrap();
+            }
+        }
+        assert_eq!(held > 0, limited, "{v}: {held} states with a held king");
     }
 }
 
