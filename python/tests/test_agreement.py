@@ -24,8 +24,9 @@ def max_plies(n: int, layout: str = "plain") -> int:
 
 
 def first_steps(variant: str, g: rafle.Game) -> set[int]:
+    """First steps of every path of every legal move (the env walks them all)."""
     (n, layout), black = BOARD[variant], g.turn == "black"
-    return {encode_step(n, black, *move_path(m, n, layout)[:2], layout) for m in g.legal_moves()}
+    return {encode_step(n, black, *move_path(m, n, layout)[:2], layout) for m in g.legal_paths()}
 
 
 @pytest.mark.parametrize("variant", rafle.VARIANTS)
@@ -50,7 +51,7 @@ def test_vec_env_agrees_with_game(variant: str) -> None:
             else:
                 jumps = len(chains[i]) - 1
                 assert obs[i, 4].sum() == jumps and obs[i, 5].sum() == 1
-                paths = [move_path(m, n, layout) for m in g.legal_moves()]
+                paths = [move_path(m, n, layout) for m in g.legal_paths()]
                 nxt = {
                     encode_step(n, g.turn == "black", p[jumps], p[jumps + 1], layout)
                     for p in paths

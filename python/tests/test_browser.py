@@ -126,14 +126,25 @@ def click_square(d: Any, s: int) -> None:
 
 
 def click_move(d: Any, move: dict[str, Any]) -> None:
-    """Clicks the piece, then each landing square until the move is played."""
+    """Clicks the piece, then each landing square until the move is played.
+
+    A redraw between two clicks (the page's state arriving late on a loaded
+    machine) can drop the selection, so the clicks are made again if the move
+    is not played within a few seconds.
+    """
     ply = page_state(d)["ply"]
-    click_square(d, move["path"][0])
-    for s in move["path"][1:]:
-        click_square(d, s)
-        if page_state(d)["ply"] != ply:
-            break
-    wait_for(lambda: page_state(d)["ply"] > ply, f"move {move['move']} played")
+    for _ in range(3):
+        click_square(d, move["path"][0])
+        for s in move["path"][1:]:
+            click_square(d, s)
+            if page_state(d)["ply"] != ply:
+                break
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            if page_state(d)["ply"] > ply:
+                return
+            time.sleep(0.02)
+    raise AssertionError(f"timed out: move {move['move']} played")
 
 
 def pieces_on_board(d: Any) -> dict[int, str]:

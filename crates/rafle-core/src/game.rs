@@ -257,6 +257,18 @@ impl Game {
         &self.legal
     }
 
+    /// [`Game::legal_moves`] with every path of each capture: a capture that
+    /// takes the same pieces to the same square along several paths shows
+    /// once per path (equal as [`Move`]s). These are the chains of steps
+    /// rafle-env accepts. Empty once the game is over.
+    pub fn legal_paths(&self) -> MoveList {
+        let mut out = MoveList::new();
+        if self.outcome.is_none() {
+            with_rules!(self.variant, R => movegen::generate_paths::<R>(&self.pos, &mut out));
+        }
+        out
+    }
+
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }

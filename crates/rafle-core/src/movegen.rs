@@ -123,6 +123,19 @@ pub fn generate<R: Rules>(pos: &Position, out: &mut MoveList) {
     }
 }
 
+/// [`generate`] with every path of a capture kept: two paths that take the
+/// same pieces and end on the same square are one move (equal as [`Move`]s)
+/// and both appear here. What a step-by-step player (rafle-env) walks: the
+/// steps open in the middle of a chain then depend only on the chain's
+/// state, not on which of a move's paths a merged list happened to keep.
+pub fn generate_paths<R: Rules>(pos: &Position, out: &mut MoveList) {
+    out.clear();
+    search_captures::<R>(pos, out, false);
+    if out.is_empty() {
+        generate_quiet::<R>(pos, out);
+    }
+}
+
 /// The legal moves as a new list.
 pub fn legal_moves<R: Rules>(pos: &Position) -> MoveList {
     let mut out = MoveList::new();

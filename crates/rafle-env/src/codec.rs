@@ -45,9 +45,10 @@ impl Env {
     }
 
     /// The legal move of the turn under way made of exactly the steps
-    /// `chain` (those already taken of a pending chain included).
+    /// `chain` (those already taken of a pending chain included): the path
+    /// walked, equal as a `Move` to its move of [`Env::legal_moves`].
     pub fn move_of_chain(&self, chain: &[u16]) -> Option<Move> {
-        self.legal_moves()
+        self.legal_paths()
             .iter()
             .find(|m| self.actions_of(m).as_slice() == chain)
             .copied()

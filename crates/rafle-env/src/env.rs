@@ -76,6 +76,8 @@ pub struct Env {
     occurrences: u8,
     truncated: bool,
     illegal_loss: bool,
+    /// How many of `legal` are distinct moves: those come first.
+    moves: u16,
     max_plies: Option<u32>,
     ply: u32,
     outcome: Option<Outcome>,
@@ -89,7 +91,12 @@ pub struct Env {
     pos: Position,
     /// Pieces jumped so far by the pending chain.
     chain_captured: Bitboard,
-    /// Full moves still consistent with the steps of the pending chain.
+    /// Full moves still consistent with the steps of the pending chain,
+    /// every path of a capture: the first `moves` are distinct moves (one
+    /// path each), the other paths of those moves follow. Walking all paths
+    /// makes the open steps of a chain a function of what the observation
+    /// shows (which path a merged list kept would depend on where the
+    /// chain started).
     legal: MoveList,
     start: Position,
 }
@@ -123,6 +130,7 @@ impl Env {
             occurrences: 1,
             legal: MoveList::new(),
             actions: ActionList::new(),
+            moves: 0,
             chain_len: 0,
             chain_from: 0,
             chain_at: 0,
@@ -296,6 +304,13 @@ impl Env {
     /// Full moves still consistent with the steps of the pending chain (all
     /// legal moves when no chain is pending); empty when done.
     pub fn legal_moves(&self) -> &[Move] {
+        &self.legal[..self.moves as usize]
+    }
+
+    /// [`Env::legal_moves`] with every path of each capture (a move with
+    /// several paths shows once per path; each path is equal, as a `Move`,
+    /// to its move).
+    pub fn legal_paths(&self) -> &[Move] {
         &self.legal
     }
 
@@ -354,6 +369,7 @@ impl Env {
         });
         self.illegal_loss = true;
         self.legal.clear();
+        self.moves = 0;
         self.actions.clear();
         StepInfo {
             reward: -1.0,
@@ -389,6 +405,7 @@ impl Env {
             };
             t.action(side, from, m.landings()[k]) == a
         });
+        self.moves_first();
         let m0 = self.legal[0];
         let (from, to) = (self.step_from(&m0), m0.landings()[k]);
         // A move's path never extends another legal move's path (captures run
@@ -440,6 +457,7 @@ impl Env {
         if self.outcome.is_none() && self.max_plies.is_some_and(|mp| self.ply >= mp) {
             self.truncated = true;
             self.legal.clear();
+            self.moves = 0;
             self.actions.clear();
         }
         StepInfo {
@@ -460,20 +478,40 @@ impl Env {
 
     /// Legal moves, repetition count and result of the (new) current position.
     fn refresh<R: Rules>(&mut self) {
-        movegen::generate::<R>(&self.pos, &mut self.legal);
+        movegen::generate_paths::<R>(&self.pos, &mut self.legal);
+        self.moves_first();
         let occ = self.draws.occurrences();
         self.occurrences = occ.min(u8::MAX as usize) as u8;
         let counters = self.draws.counters();
-        self.outcome = outcome_of::<R>(&self.pos, self.legal.len(), &counters, occ);
+        self.outcome = outcome_of::<R>(&self.pos, self.moves as usize, &counters, occ);
         if self.outcome.is_some() {
             self.legal.clear();
+            self.moves = 0;
             self.actions.clear();
         } else {
             self.refresh_actions();
         }
     }
 
-    /// The distinct next steps of the consistent moves.
+    /// Orders `legal` as its doc says (each move's first path in front, in
+    /// the generator's order; both parts keep their order) and counts the
+    /// moves. Quiet moves are all distinct.
+    fn moves_first(&mut self) {
+        let legal = &mut self.legal;
+        let mut moves = legal.len();
+        if moves > 1 && legal[0].is_capture() {
+            moves = 0;
+            for i in 0..legal.len() {
+                if !legal[..moves].contains(&legal[i]) {
+                    legal[moves..=i].rotate_right(1);
+                    moves += 1;
+                }
+            }
+        }
+        self.moves = moves as u16;
+    }
+
+    /// The distinct next steps of the consistent paths.
     fn refresh_actions(&mut self) {
         let (t, side, k) = (self.tables, self.pos.side, self.chain_len as usize);
         let actions = &mut self.actions;

@@ -1,7 +1,8 @@
 //! Env vs. rule engine, for every variant: random games played step by step
 //! in lockstep with `rafle_core::Game`. At every full-move boundary the full
 //! moves rebuilt from the mask chains (depth-first over the mask) must equal
-//! the engine's legal moves and reach the same positions; at every step the
+//! the engine's legal moves, every path of a capture with several, and reach
+//! the same positions; at every step the
 //! observation must match the board (mover's frame), the draw rules and
 //! results must be the engine's, and a finished episode must show an
 //! all-false mask. Set RAFLE_LONG_CONFORMANCE=1 for ten times more games.
@@ -15,6 +16,16 @@ use std::collections::{HashMap, HashSet};
 /// game's position encodes them.
 fn chain_of(v: Variant, game: &Game, m: &Move) -> Chain {
     Env::from_position(v, *game.position(), EnvConfig::default()).actions_of(m)
+}
+
+/// Every path of every legal move of `pos` (a capture with several paths
+/// shows once per path), as the env walks them.
+fn paths_of(v: Variant, pos: &Position) -> Vec<Move> {
+    rafle_core::with_rules!(v, R => {
+        let mut out = rafle_core::MoveList::new();
+        rafle_core::movegen::generate_paths::<R>(pos, &mut out);
+        out.to_vec()
+    })
 }
 
 fn games_per_variant() -> usize {
@@ -151,10 +162,16 @@ fn obs_of(env: &Env) -> Vec<f32> {
     o
 }
 
+/// Whether two positions repeat each other (rule G2: the same pieces on
+/// the same squares and the same side to move; frisian's king runs aside).
+fn same_pieces(a: &Position, b: &Position) -> bool {
+    (a.white, a.black, a.kings, a.side) == (b.white, b.black, b.kings, b.side)
+}
+
 /// Plays random games with `Env` and `Game` side by side and checks them.
 fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
     let mut rng = Rng::new(seed);
-    let (mut steps, mut chain_steps, mut ends) = (0, 0, 0);
+    let (mut steps, mut chain_steps, mut ends, mut several_paths) = (0, 0, 0, 0);
     let mut reasons: HashMap<String, usize> = HashMap::new();
     let na = Env::of(v).num_actions();
     for _ in 0..games {
@@ -171,7 +188,7 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
                 .iter()
                 .rev()
                 .step_by(2)
-                .filter(|p| *p == game.position())
+                .filter(|p| same_pieces(p, game.position()))
                 .count();
             assert_eq!(env.occurrences(), occ);
             let rev = game.counters().reversible;
@@ -194,7 +211,18 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
                     .or_insert(0usize) += 1;
                 break;
             }
-            let legal = game.legal_moves().to_vec();
+            // Every path of a move is walkable (its steps depend only on
+            // the chain's state, which the observation shows).
+            let legal = paths_of(v, game.position());
+            let distinct: HashSet<Move> = legal.iter().copied().collect();
+            several_paths += usize::from(distinct.len() < legal.len());
+            assert_eq!(
+                distinct,
+                game.legal_moves()
+                    .iter()
+                    .copied()
+                    .collect::<HashSet<Move>>()
+            );
             let mut expected: HashMap<Vec<u16>, Position> = HashMap::new();
             for m in &legal {
                 let mut p = *game.position();
@@ -202,14 +230,16 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
                 let chain = chain_of(v, &game, m).to_vec();
                 assert!(
                     expected.insert(chain, p).is_none(),
-                    "two moves share a chain"
+                    "two paths share a chain"
                 );
             }
             let mut rebuilt = HashMap::new();
             chains(&env, &mut Vec::new(), &mut rebuilt);
             assert_eq!(rebuilt, expected, "{v}: {}", game.fen());
+            assert_eq!(env.legal_moves().len(), game.legal_moves().len());
             let moves: HashSet<Move> = env.legal_moves().iter().copied().collect();
-            assert_eq!(moves, legal.iter().copied().collect::<HashSet<Move>>());
+            assert_eq!(moves, distinct);
+            assert_eq!(env.legal_paths().len(), legal.len());
 
             // Play one random move step by step, checking every chain state.
             let mut taken: Vec<u16> = Vec::new();
@@ -224,7 +254,9 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
                     .map(|m| chain_of(v, &game, m)[taken.len()])
                     .collect();
                 assert_eq!(ids.iter().copied().collect::<HashSet<u16>>(), next);
-                assert_eq!(env.legal_moves().len(), consistent.len());
+                let consistent_moves: HashSet<Move> = consistent.iter().map(|m| **m).collect();
+                assert_eq!(env.legal_moves().len(), consistent_moves.len());
+                assert_eq!(env.legal_paths().len(), consistent.len());
                 if !taken.is_empty() {
                     let m0 = consistent[0];
                     let want = expected_obs(v, game.position(), Some((m0, taken.len())), occ, rev);
@@ -274,7 +306,10 @@ fn run_variant(v: Variant, games: usize, seed: u64) -> (usize, usize, usize) {
             assert!(game.history().last() == Some(&m));
         }
     }
-    eprintln!("{v}: {steps} steps, {chain_steps} inside chains, endings {reasons:?}");
+    eprintln!(
+        "{v}: {steps} steps, {chain_steps} inside chains, {several_paths} positions with a \
+         move of several paths, endings {reasons:?}"
+    );
     (steps, chain_steps, ends)
 }
 
@@ -321,7 +356,14 @@ fn env_agrees_on_capture_positions() {
         let env = Env::from_position(v, pos, EnvConfig::default());
         let game = Game::from_position(v, pos);
         let mut expected = HashMap::new();
-        for m in game.legal_moves() {
+        assert_eq!(
+            paths_of(v, &pos).into_iter().collect::<HashSet<Move>>(),
+            game.legal_moves()
+                .iter()
+                .copied()
+                .collect::<HashSet<Move>>()
+        );
+        for m in &paths_of(v, &pos) {
             let mut p = pos;
             p.apply_in(v, m);
             expected.insert(

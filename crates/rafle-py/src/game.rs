@@ -99,6 +99,18 @@ impl Game {
             .collect()
     }
 
+    /// Every path of each legal move in full path notation: a capture that
+    /// takes the same pieces to the same square along several paths shows
+    /// once per path (the step chains the env accepts); empty once the game
+    /// is over.
+    fn legal_paths(&self) -> Vec<String> {
+        self.game
+            .legal_paths()
+            .iter()
+            .map(|m| self.game.move_string(m))
+            .collect()
+    }
+
     /// Plays a move; ValueError if it is malformed, illegal or the game is over.
     fn play(&mut self, r#move: &str) -> PyResult<()> {
         self.game.play_str(r#move).map(|_| ()).map_err(value_error)
