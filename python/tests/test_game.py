@@ -8,10 +8,11 @@ import random
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import rafle
-from board_codec import BOARD
+from board_codec import BOARD, encode_step
 from endgames import FINAL_MOVE, NO_MOVE_WINS, winner_of
 
 if sys.version_info >= (3, 11):
@@ -87,6 +88,30 @@ def test_fen_and_capture(variant: str) -> None:
     assert g.is_over()
     assert g.result() == ("white", "black")[winner_of(fen, variant)]
     assert g.result_reason() == "no legal move"
+
+
+def test_a_move_of_several_paths_is_one_move_and_every_path_steps() -> None:
+    # International: the man on 33 takes 28, 18, 19 and 29 round a loop,
+    # either way round, and stands on 33 again: one move, two paths.
+    fen = "W:W33:B18,19,28,29"
+    g = rafle.Game("international", fen=fen)
+    assert len(g.legal_moves()) == 1
+    assert sorted(g.legal_paths()) == ["33x22x13x24x33", "33x24x13x22x33"]
+    after = set()
+    for path in g.legal_paths():
+        h = rafle.Game("international", fen=fen)
+        h.play(path)
+        assert h.is_over() and h.result() == "white"
+        after.add(h.fen())
+    assert len(after) == 1
+    # The env opens the first step of both paths and plays either to the end.
+    for path in g.legal_paths():
+        env = rafle.VecEnv("international", fen=fen)
+        assert env.legal_mask()[0].sum() == 2
+        squares = [int(s) for s in path.split("x")]
+        for frm, to in zip(squares, squares[1:]):
+            _, reward, terminated, _, _ = env.step(np.array([encode_step(10, False, frm, to)]))
+        assert terminated[0] and reward[0] == 1.0
 
 
 def test_a_drawn_position_has_no_legal_moves() -> None:

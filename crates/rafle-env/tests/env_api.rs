@@ -347,3 +347,33 @@ fn a_man_crowned_mid_capture_shows_as_a_king_from_that_step_on() {
         }
     }
 }
+
+#[test]
+fn every_path_of_a_move_can_be_stepped() {
+    // International: the man on 33 takes 28, 18, 19 and 29 round a loop,
+    // either way round, and stands on 33 again: one move, two paths. The env
+    // opens both (a merged list kept one, so the steps open in the middle of
+    // a chain depended on where it began, which no observation shows).
+    let v = Variant::International;
+    let pos = parse_fen(v, "W:W33:B18,19,28,29").unwrap();
+    let env = Env::from_position(v, pos, EnvConfig::default());
+    assert_eq!(env.legal_moves().len(), 1);
+    assert_eq!(env.legal_paths().len(), 2);
+    assert_eq!(env.legal_action_ids().len(), 2);
+    let mut ends = Vec::new();
+    for path in env.legal_paths() {
+        assert_eq!(path, &env.legal_moves()[0], "a path equals its move");
+        let chain = env.actions_of(path);
+        assert_eq!(env.move_of_chain(&chain).as_ref(), Some(path));
+        let mut e = env.clone();
+        for (k, &a) in chain.iter().enumerate() {
+            let info = e.step(a as usize).unwrap();
+            assert_eq!(info.move_done, k + 1 == chain.len());
+            if !info.move_done {
+                assert_eq!(e.legal_paths().len(), 1, "one path goes on from here");
+            }
+        }
+        ends.push(*e.position());
+    }
+    assert_eq!(ends[0], ends[1]);
+}
