@@ -4,6 +4,7 @@
 #   STAGE=screen scripts/ab.sh configs/A.toml configs/B.toml     # 3 seeds an arm, 5 minutes each
 #   STAGE=confirm scripts/ab.sh configs/A.toml configs/B.toml    # 3 seeds an arm, 14 minutes each
 #   K=5 MINUTES=30 GAMES=200 LEVER=teacher OUT=runs/ab scripts/ab.sh A.toml B.toml
+#   RAFLE_A=/path/to/old/rafle LEVER=allocator scripts/ab.sh thai.toml thai.toml
 #
 # Trains each config K times (run.seed = 1..K; the arms alternate, A B A B),
 # one run at a time, each for MINUTES of wall time (rafle train
@@ -17,13 +18,16 @@
 # placement and the mean Elo difference B - A with its 95% interval (Welch's t
 # over the K Elos of each side, which holds the training noise and the
 # placement noise together; with K = 1 the two placements' own intervals).
-# Run it on a quiet machine: wall-clock budgets mean that other load changes
-# the result (it warns when the load is above half the cores). The runs and
-# ladder reports land in OUT.
+# A lever that is code, not a setting, is one config and two builds:
+# RAFLE_A and RAFLE_B name the binary each arm trains with (default RAFLE,
+# target/release/rafle); every model is placed with RAFLE's ladder, and the
+# note names the binaries. Run it on a quiet machine: wall-clock budgets
+# mean that other load changes the result (it warns when the load is above
+# half the cores). The runs and ladder reports land in OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ne 2 ]; then
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 A=$1 B=$2
@@ -44,6 +48,14 @@ V=$(variant_of "$A")
 . scripts/env.sh
 BIN=${RAFLE:-target/release/rafle}
 [ -x "$BIN" ] || cargo build --release -p rafle-zero
+BIN_A=${RAFLE_A:-$BIN} BIN_B=${RAFLE_B:-$BIN}
+for b in "$BIN_A" "$BIN_B"; do
+    [ -x "$b" ] || { echo "error: no rafle binary $b" >&2; exit 1; }
+done
+NOTE=${NOTE:-scripts/ab.sh $A $B, GAMES=$GAMES}
+if [ "$BIN_A" != "$BIN" ] || [ "$BIN_B" != "$BIN" ]; then
+    NOTE="$NOTE; A trains with $BIN_A, B with $BIN_B"
+fi
 mkdir -p "$OUT"
 load=$(cut -d' ' -f1 /proc/loadavg)
 if awk -v l="$load" -v c="$(nproc)" 'BEGIN { exit !(l > c / 2) }'; then
@@ -73,7 +85,8 @@ printf 'side\tseed\telo\tlo\thi\n' > "$OUT/results.tsv"
 # both arms alike.
 for seed in $(seq 1 "$K"); do
     for side in A B; do
-        cfg=$A; [ "$side" = B ] && cfg=$B
+        cfg=$A train=$BIN_A
+        [ "$side" = B ] && cfg=$B train=$BIN_B
         run="$OUT/$side-seed$seed"
         done_row=$(recorded "$cfg" "$side" "$seed")
         if [ -n "$done_row" ]; then
@@ -84,14 +97,14 @@ for seed in $(seq 1 "$K"); do
         seeded "$cfg" "$seed" "$run" "$OUT/$side-seed$seed.toml"
         echo "== $side ($cfg), seed $seed: training for $MINUTES min"
         rm -rf "$run"
-        "$BIN" train --config "$OUT/$side-seed$seed.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$run.train.log"
+        "$train" train --config "$OUT/$side-seed$seed.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$run.train.log"
         "$BIN" ladder --variant "$V" --player "model:$run/latest.safetensors" --games "$GAMES" \
             --seed "$seed" --quiet | tee "$run.ladder.txt"
         sed -n 's/^elo \(-\{0,1\}[0-9]*\) \[\(-\{0,1\}[0-9]*\), \(-\{0,1\}[0-9]*\)\]$/\1\t\2\t\3/p' "$run.ladder.txt" \
             | sed "s/^/$side\t$seed\t/" >> "$OUT/results.tsv"
         python3 scripts/results_row.py --run "$run" --ladder "$run.ladder.txt" --config "$cfg" \
             --lever "$LEVER" --arm "$side" --seed "$seed" --budget "$MINUTES" --out "$RESULTS" \
-            --note "${NOTE:-scripts/ab.sh $A $B, GAMES=$GAMES}"
+            --note "$NOTE"
         if [ "$COMMIT" = 1 ] && git rev-parse --git-dir >/dev/null 2>&1; then
             git add "$RESULTS"
             git commit -q -m "results: $V $LEVER $side seed $seed ($MINUTES min): $(sed -n 's/^elo //p' "$run.ladder.txt")" -- "$RESULTS"
