@@ -35,6 +35,11 @@ impl Game {
             .collect()
     }
 
+    /// `moves` in full path notation.
+    fn move_strings(&self, moves: &[rafle_core::Move]) -> Vec<String> {
+        moves.iter().map(|m| self.game.move_string(m)).collect()
+    }
+
     fn board_text(&self) -> String {
         rafle_core::board_text(self.game.variant(), self.game.position())
     }
@@ -92,11 +97,7 @@ impl Game {
     /// game is over, whether won or drawn (`perft` still counts the moves of
     /// the move rules).
     fn legal_moves(&self) -> Vec<String> {
-        self.game
-            .legal_moves()
-            .iter()
-            .map(|m| self.game.move_string(m))
-            .collect()
+        self.move_strings(self.game.legal_moves())
     }
 
     /// Every path of each legal move in full path notation: a capture that
@@ -104,11 +105,7 @@ impl Game {
     /// once per path (the step chains the env accepts); empty once the game
     /// is over.
     fn legal_paths(&self) -> Vec<String> {
-        self.game
-            .legal_paths()
-            .iter()
-            .map(|m| self.game.move_string(m))
-            .collect()
+        self.move_strings(&self.game.legal_paths())
     }
 
     /// Plays a move; ValueError if it is malformed, illegal or the game is over.
