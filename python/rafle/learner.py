@@ -79,24 +79,27 @@ def losses(net: torch.nn.Module, batch: Mapping[str, torch.Tensor], value_weight
     return policy, value, policy + value * value_weight
 
 
-def inference_dtype(cfg: Mapping[str, Any], device: Union[str, torch.device]) -> Optional[torch.dtype]:
-    """The number type a config's ``run.inference_dtype`` gives self-play on
-    ``device``: ``auto`` is bf16 on CUDA and on CPUs with AMX or AVX-512 BF16
-    (as in ``rafle train``), else f32 (None)."""
-    from rafle._rafle import cpu_has_fast_bf16
-
-    choice = cfg["run"]["inference_dtype"]
+def _dtype_of(choice: str, device: Union[str, torch.device]) -> Optional[torch.dtype]:
+    """bf16 for ``bf16``, and for ``auto`` on CUDA and on CPUs with AMX or
+    AVX-512 BF16 (as in ``rafle train``); else f32 (None)."""
     if choice == "auto":
-        fast = torch.device(device).type == "cuda" or cpu_has_fast_bf16()
-        return torch.bfloat16 if fast else None
+        from rafle._rafle import cpu_has_fast_bf16
+
+        return torch.bfloat16 if torch.device(device).type == "cuda" or cpu_has_fast_bf16() else None
     return torch.bfloat16 if choice == "bf16" else None
 
 
-def conv_dtype(cfg: Mapping[str, Any]) -> Optional[torch.dtype]:
+def inference_dtype(cfg: Mapping[str, Any], device: Union[str, torch.device]) -> Optional[torch.dtype]:
+    """The number type a config's ``run.inference_dtype`` gives self-play on
+    ``device`` (``auto``: bf16 where it is fast)."""
+    return _dtype_of(cfg["run"]["inference_dtype"], device)
+
+
+def conv_dtype(cfg: Mapping[str, Any], device: Union[str, torch.device] = "cpu") -> Optional[torch.dtype]:
     """The arithmetic a config's ``train.conv_dtype`` gives the training
-    step's convolutions: bf16, or f32 (None; also for configs written
-    before the field)."""
-    return torch.bfloat16 if cfg["train"].get("conv_dtype", "f32") == "bf16" else None
+    step's convolutions on ``device``: bf16, or f32 (None; also for configs
+    written before the field); ``auto`` is bf16 where it is fast."""
+    return _dtype_of(cfg["train"].get("conv_dtype", "f32"), device)
 
 
 def evaluate_opponents(
@@ -210,7 +213,7 @@ class Learner:
 
     def __init__(self, net: RafleNet, cfg: Mapping[str, Any], device: Union[str, torch.device] = "cpu") -> None:
         self.net = net.to(device)
-        self.net.set_conv_dtype(conv_dtype(cfg))
+        self.net.set_conv_dtype(conv_dtype(cfg, device))
         self.cfg = cfg
         self.train_cfg = cfg["train"]
         self.device = torch.device(device)

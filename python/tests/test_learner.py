@@ -49,6 +49,9 @@ def test_bf16_convolutions_change_the_training_step_only(tiny_run: Callable[[str
              "value": probe["value_target"]}
     cfg = dict(net.meta["config"])
     assert L.conv_dtype(cfg) is None
+    fast = torch.bfloat16 if rafle._rafle.cpu_has_fast_bf16() else None
+    assert L.conv_dtype({"train": {"conv_dtype": "auto"}}) == fast
+    assert L.conv_dtype({"train": {"conv_dtype": "auto"}}, "cuda") == torch.bfloat16
     cfg["train"] = {**cfg["train"], "conv_dtype": "bf16"}
     learner = L.Learner(net, cfg)
     with torch.no_grad():

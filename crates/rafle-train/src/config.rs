@@ -338,10 +338,12 @@ pub struct TrainConfig {
     /// the search value less so but biased by the network).
     #[serde(default)]
     pub value_target_search: f64,
-    /// Arithmetic of the training step's convolutions: `f32`, or `bf16`
+    /// Arithmetic of the training step's convolutions: `f32`, `bf16`
     /// (inputs and weights cast to bf16 per convolution; the weights, batch
-    /// norm, heads, losses and checkpoints stay f32). On CPUs with AVX-512
-    /// BF16 it runs 1.4-1.5x the steps a second (`rafle bench train`).
+    /// norm, heads, losses and checkpoints stay f32), or `auto` (bf16 where
+    /// `run.inference_dtype = "auto"` picks it: CUDA, CPUs with AMX or
+    /// AVX-512 BF16). On CPUs with AVX-512 BF16 bf16 runs 1.4-1.5x the steps
+    /// a second (`rafle bench train`).
     #[serde(default)]
     pub conv_dtype: ConvDtype,
 }
@@ -355,6 +357,8 @@ pub enum ConvDtype {
     F32,
     /// bfloat16 over the f32 weights.
     Bf16,
+    /// bf16 where it is fast (CUDA, CPUs with AMX or AVX-512 BF16), else f32.
+    Auto,
 }
 
 /// Self-play and training spread over a Ray cluster (`python -m

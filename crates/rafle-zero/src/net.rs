@@ -183,10 +183,12 @@ impl Net {
 
     /// The convolutions' arithmetic of a config's `train.conv_dtype`.
     pub fn set_conv_dtype(&mut self, dtype: ConvDtype) {
-        self.set_conv_kind(match dtype {
-            ConvDtype::F32 => None,
-            ConvDtype::Bf16 => Some(Kind::BFloat16),
-        });
+        let bf16 = match dtype {
+            ConvDtype::F32 => false,
+            ConvDtype::Bf16 => true,
+            ConvDtype::Auto => bf16_is_fast(self.device()),
+        };
+        self.set_conv_kind(bf16.then_some(Kind::BFloat16));
     }
 
     pub fn device(&self) -> Device {

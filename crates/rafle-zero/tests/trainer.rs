@@ -11,7 +11,7 @@ use rafle_train::config::{Config, ConvDtype, InferenceDtype};
 use rafle_train::metrics;
 use rafle_train::replay::Replay;
 use rafle_zero::checkpoint::{self, load_net, probe_positions};
-use rafle_zero::net::Folded;
+use rafle_zero::net::{bf16_is_fast, Folded};
 use rafle_zero::optim::Optimizer;
 use rafle_zero::replay::Batch;
 use rafle_zero::train::{train_step, Trainer};
@@ -229,9 +229,10 @@ fn a_bootstrap_trains_on_the_teachers_games_before_self_play() {
 #[test]
 fn bf16_convolutions_train_as_a_config_option() {
     // Same seed, same games: the first iteration's losses differ only by
-    // the convolutions' arithmetic, so bf16 must show (and stay close).
+    // the convolutions' arithmetic, so bf16 must show (and stay close);
+    // auto must train as the arithmetic it picks on this CPU.
     let mut losses = Vec::new();
-    for dtype in [ConvDtype::F32, ConvDtype::Bf16] {
+    for dtype in [ConvDtype::F32, ConvDtype::Bf16, ConvDtype::Auto] {
         let dir = tmp(&format!("conv-{dtype:?}"));
         let mut cfg = tiny(&dir, 1);
         cfg.run.inference_dtype = InferenceDtype::F32;
@@ -242,9 +243,11 @@ fn bf16_convolutions_train_as_a_config_option() {
         losses.push(values(&metrics::read(&dir).unwrap(), "loss/policy")[0]);
         let _ = std::fs::remove_dir_all(&dir);
     }
-    let (a, b) = (losses[0], losses[1]);
+    let (a, b, auto) = (losses[0], losses[1], losses[2]);
     assert!(a != b, "bf16 convolutions left the losses unchanged: {a}");
     assert!((a - b).abs() < 0.05 * a, "f32 {a}, bf16 convs {b}");
+    let picked = if bf16_is_fast(Device::Cpu) { b } else { a };
+    assert_eq!(auto, picked, "auto trained as neither f32 {a} nor bf16 {b}");
 }
 
 #[test]
