@@ -21,7 +21,10 @@
 # A lever that is code, not a setting, is one config and two builds:
 # RAFLE_A and RAFLE_B name the binary each arm trains with (default RAFLE,
 # target/release/rafle); every model is placed with RAFLE's ladder, and the
-# note names the binaries. Run it on a quiet machine: wall-clock budgets
+# note names the binaries. A_LEVER files A's rows under another lever's name
+# (default LEVER), so that A/Bs of one baseline share its runs: with
+# A_LEVER=egtb, an eval-cadence A/B against configs/thai.toml takes the A
+# runs of the egtb A/B (same config, seed and budget) and adds its own. Run it on a quiet machine: wall-clock budgets
 # mean that other load changes the result (it warns when the load is above
 # half the cores). The runs and ladder reports land in OUT.
 set -euo pipefail
@@ -39,6 +42,7 @@ case "${STAGE:-}" in
 esac
 K=${K:-3} MINUTES=${MINUTES:-30} GAMES=${GAMES:-200} OUT=${OUT:-runs/ab}
 LEVER=${LEVER:-$(basename "$B" .toml)} COMMIT=${COMMIT:-1}
+A_LEVER=${A_LEVER:-$LEVER}
 for f in "$A" "$B"; do
     [ -f "$f" ] || { echo "error: no config $f" >&2; exit 1; }
 done
@@ -73,10 +77,11 @@ seeded() {
 
 RESULTS=${RESULTS:-configs/results/$V.tsv}
 sha() { sha256sum "$1" | cut -c1-12; }
-# The Elo, lo and hi of a row already in the results file for this run, if any.
+# The Elo, lo and hi of a row already in the results file for this run
+# (config $1, arm $2, seed $3, lever $4), if any.
 recorded() {
     [ -f "$RESULTS" ] || return 0
-    awk -F'\t' -v sha="$(sha "$1")" -v lever="$LEVER" -v arm="$2" -v seed="$3" -v budget="$MINUTES" \
+    awk -F'\t' -v sha="$(sha "$1")" -v lever="$4" -v arm="$2" -v seed="$3" -v budget="$MINUTES" \
         'NR > 1 && $4 == sha && $5 == lever && $6 == arm && $7 == seed && $8 + 0 == budget + 0 { r = $12 "\t" $13 "\t" $14 } END { if (r) print r }' "$RESULTS"
 }
 
@@ -85,10 +90,10 @@ printf 'side\tseed\telo\tlo\thi\n' > "$OUT/results.tsv"
 # both arms alike.
 for seed in $(seq 1 "$K"); do
     for side in A B; do
-        cfg=$A train=$BIN_A
-        [ "$side" = B ] && cfg=$B train=$BIN_B
+        cfg=$A train=$BIN_A lever=$A_LEVER
+        [ "$side" = B ] && cfg=$B train=$BIN_B lever=$LEVER
         run="$OUT/$side-seed$seed"
-        done_row=$(recorded "$cfg" "$side" "$seed")
+        done_row=$(recorded "$cfg" "$side" "$seed" "$lever")
         if [ -n "$done_row" ]; then
             echo "== $side ($cfg), seed $seed: already in $RESULTS"
             printf '%s\t%s\t%s\n' "$side" "$seed" "$done_row" >> "$OUT/results.tsv"
@@ -103,11 +108,11 @@ for seed in $(seq 1 "$K"); do
         sed -n 's/^elo \(-\{0,1\}[0-9]*\) \[\(-\{0,1\}[0-9]*\), \(-\{0,1\}[0-9]*\)\]$/\1\t\2\t\3/p' "$run.ladder.txt" \
             | sed "s/^/$side\t$seed\t/" >> "$OUT/results.tsv"
         python3 scripts/results_row.py --run "$run" --ladder "$run.ladder.txt" --config "$cfg" \
-            --lever "$LEVER" --arm "$side" --seed "$seed" --budget "$MINUTES" --out "$RESULTS" \
+            --lever "$lever" --arm "$side" --seed "$seed" --budget "$MINUTES" --out "$RESULTS" \
             --note "$NOTE"
         if [ "$COMMIT" = 1 ] && git rev-parse --git-dir >/dev/null 2>&1; then
             git add "$RESULTS"
-            git commit -q -m "results: $V $LEVER $side seed $seed ($MINUTES min): $(sed -n 's/^elo //p' "$run.ladder.txt")" -- "$RESULTS"
+            git commit -q -m "results: $V $lever $side seed $seed ($MINUTES min): $(sed -n 's/^elo //p' "$run.ladder.txt")" -- "$RESULTS"
         fi
     done
 done
