@@ -14,7 +14,8 @@
 # scripts/results_row.py: LEVER names the lever, default B's file name) and
 # commits that file at once (COMMIT=0: no commit), so an interruption loses at
 # most the run in progress; a run whose row is already there (same config
-# hash, lever, arm, seed and budget) is not run again. It prints each
+# hash, lever, arm, seed, budget and machine: results_row.py --machine) is
+# not run again, and a row of another machine is not counted. It prints each
 # placement and the mean Elo difference B - A with its 95% interval (Welch's t
 # over the K Elos of each side, which holds the training noise and the
 # placement noise together; with K = 1 the two placements' own intervals).
@@ -76,13 +77,16 @@ seeded() {
 }
 
 RESULTS=${RESULTS:-configs/results/$V.tsv}
+# Wall-clock budgets give other runs on another CPU: rows count on theirs.
+MACHINE=$(python3 scripts/results_row.py --machine)
+echo "machine: $MACHINE"
 sha() { sha256sum "$1" | cut -c1-12; }
 # The Elo, lo and hi of a row already in the results file for this run
-# (config $1, arm $2, seed $3, lever $4), if any.
+# (config $1, arm $2, seed $3, lever $4) on this machine, if any.
 recorded() {
     [ -f "$RESULTS" ] || return 0
-    awk -F'\t' -v sha="$(sha "$1")" -v lever="$4" -v arm="$2" -v seed="$3" -v budget="$MINUTES" \
-        'NR > 1 && $4 == sha && $5 == lever && $6 == arm && $7 == seed && $8 + 0 == budget + 0 { r = $12 "\t" $13 "\t" $14 } END { if (r) print r }' "$RESULTS"
+    awk -F'\t' -v sha="$(sha "$1")" -v lever="$4" -v arm="$2" -v seed="$3" -v budget="$MINUTES" -v machine="$MACHINE" \
+        'NR > 1 && $4 == sha && $5 == lever && $6 == arm && $7 == seed && $8 + 0 == budget + 0 && $17 == machine { r = $12 "\t" $13 "\t" $14 } END { if (r) print r }' "$RESULTS"
 }
 
 printf 'side\tseed\telo\tlo\thi\n' > "$OUT/results.tsv"

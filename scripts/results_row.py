@@ -9,8 +9,10 @@ The row: date, commit, config file and the first 12 hex digits of its
 SHA-256, lever, arm, seed, budget (training minutes), iterations, self-play
 games per hour and plies per game (from the run's latest.json and
 metrics.csv), the ladder Elo with its 95% interval and games (from the
-`rafle ladder` report), and a note. The file gets its header when it is
-new. Only the standard library: it runs before .venv exists.
+`rafle ladder` report), a note, and the machine it ran on (`--machine`
+prints that label alone). A file whose header lacks a column gets it, its
+older rows an empty field there. Only the standard library: it runs
+before .venv exists.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import csv
 import datetime
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -27,8 +30,45 @@ from pathlib import Path
 
 COLUMNS = [
     "date", "commit", "config", "config_sha", "lever", "arm", "seed", "budget_min", "iterations",
-    "games_per_hour", "plies_per_game", "ladder_elo", "ladder_lo", "ladder_hi", "ladder_games", "note",
+    "games_per_hour", "plies_per_game", "ladder_elo", "ladder_lo", "ladder_hi", "ladder_games", "note", "machine",
 ]
+
+
+def machine() -> str:
+    """This machine as a row names it: the CPU's name with its family/model
+    numbers (cloud CPUs share a name across generations), the cores, and
+    whether it has fast bf16 (AMX or AVX-512 BF16, where `"auto"` dtypes
+    pick bf16). Wall-clock budgets give different runs on different
+    machines, so an A/B compares rows of one machine."""
+    try:
+        block = Path("/proc/cpuinfo").read_text().split("\n\n")[0]
+    except OSError:
+        block = ""
+    info = dict((k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in block.splitlines()) if v)
+    name = " ".join(info.get("model name", "unknown CPU").split())
+    flags = set(info.get("flags", "").split())
+    bf16 = "bf16" if {"amx_bf16", "avx512_bf16"} & flags else "no fast bf16"
+    return f"{name} ({info.get('cpu family', '?')}/{info.get('model', '?')}), {os.cpu_count()} cores, {bf16}"
+
+
+def append(out: Path, row: list[str]) -> None:
+    """Appends `row` to the file `out`, writing the header first when the
+    file is new and bringing an older header (fewer columns) up to date."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lines = out.read_text().splitlines() if out.exists() else []
+    header = "\t".join(COLUMNS)
+    if lines and lines[0] != header:
+        old = lines[0].split("\t")
+        if old != COLUMNS[: len(old)]:
+            raise ValueError(f"{out}: its columns {old} are not a start of {COLUMNS}")
+        pad = "\t" * (len(COLUMNS) - len(old))
+        lines = [header] + [line + pad for line in lines[1:]]
+    elif not lines:
+        lines = [header]
+    lines.append("\t".join(row))
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text("\n".join(lines) + "\n")
+    tmp.replace(out)
 
 
 def commit(root: Path) -> str:
@@ -65,6 +105,9 @@ def placement(report: str) -> tuple[int, int, int, int]:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    if argv == ["--machine"]:
+        print(machine())
+        return 0
     p.add_argument("--run", type=Path, required=True, help="the run folder (latest.json, metrics.csv)")
     p.add_argument("--ladder", type=Path, required=True, help="the rafle ladder report of its model")
     p.add_argument("--config", type=Path, required=True, help="the config the run trained (as given, unseeded)")
@@ -88,14 +131,13 @@ def main(argv: list[str]) -> int:
     row = [
         datetime.date.today().isoformat(), commit(root), str(a.config), sha, a.lever, a.arm, str(a.seed),
         f"{a.budget:g}", str(iterations), f"{gph:.0f}", f"{plies:.1f}", str(elo), str(lo), str(hi), str(games),
-        a.note.replace("\t", " ").replace("\n", " "),
+        a.note.replace("\t", " ").replace("\n", " "), machine(),
     ]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    new = not out.exists() or out.stat().st_size == 0
-    with open(out, "a") as f:
-        if new:
-            f.write("\t".join(COLUMNS) + "\n")
-        f.write("\t".join(row) + "\n")
+    try:
+        append(out, row)
+    except (OSError, ValueError) as e:
+        print(f"results_row: {e}", file=sys.stderr)
+        return 1
     print(f"{out}: {' '.join(row[4:15])}")
     return 0
 
