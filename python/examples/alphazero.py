@@ -90,8 +90,7 @@ def main(args: Args) -> None:
           f"{args.device} | {selfplay.num_games} games in lockstep | {steps} steps per iteration | dir {out}")
     start = time.time()
     # The [bootstrap] teacher start, as rafle train does it before self-play.
-    boot = L.bootstrap(learner, cfg, replay.add,
-                       lambda n: (replay.sample(t["batch_size"], rng, args.device) for _ in range(n)))
+    boot = L.bootstrap(learner, cfg, replay.add, rng)
     if boot:
         metrics.log(0, learner.step_count, time.time() - start, boot)
     games = 0

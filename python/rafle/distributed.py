@@ -261,12 +261,9 @@ def run(
     replay = ray.remote(ReplayActor).options(num_cpus=0).remote(t["replay_window"], resumed)
     if resume is None:
         # The [bootstrap] teacher start, before the actors get their weights.
-        def teacher_batches(n: int) -> Iterator[Dict[str, Any]]:
-            for b in ray.get(replay.sample.remote(n, t["batch_size"], run_cfg["seed"])):
-                yield {k: torch.tensor(b[k]) for k in L.BATCH_KEYS}
-
         taught = time.time()
-        boot = L.bootstrap(learner, cfg, lambda arrays: ray.get(replay.add.remote(arrays)), teacher_batches,
+        boot = L.bootstrap(learner, cfg, lambda arrays: ray.get(replay.add.remote(arrays)),
+                           np.random.default_rng(run_cfg["seed"]),
                            lambda line: print(line, flush=True) if not quiet else None)
         elapsed_before += time.time() - taught  # the teacher's time is part of the budget, as in rafle train
         if boot:

@@ -326,21 +326,26 @@ def bootstrap(
     learner: "Learner",
     cfg: Mapping[str, Any],
     add: Callable[[Mapping[str, np.ndarray]], None],
-    batches: Callable[[int], Iterable[Mapping[str, Any]]],
+    rng: np.random.Generator,
     say: Callable[[str], None] = print,
 ) -> Dict[str, float]:
     """The ``[bootstrap]`` teacher start of ``rafle train``, for the Python
     learners: the teacher's games (``_rafle.teach``, seeded as ``rafle
-    train`` seeds them) go through ``add`` into the replay window, then
-    ``epochs`` passes of training on ``batches(steps)`` at the schedule's
-    start; one line through ``say``. Returns the ``bootstrap/*`` metrics
-    (empty when the config plays no teacher games)."""
+    train`` seeds them) go through ``add`` into the replay window, and
+    ``epochs`` passes of training at the schedule's start draw their
+    batches (with ``rng``) from all the teacher's positions, not only the
+    newest ``replay_window`` of them; one line through ``say``. Returns the
+    ``bootstrap/*`` metrics (empty when the config plays no teacher games)."""
     b = cfg.get("bootstrap", {})
     if not b.get("games", 0):
         return {}
     arrays, t = _rafle.teach(cfg)
     add(arrays)
-    logs = train_steps(learner, batches(int(t["steps"])), lambda: 0.0)
+    own = Replay(max(int(t["positions"]), 1))
+    own.add(arrays)
+    size = cfg["train"]["batch_size"]
+    batches = (own.sample(size, rng, learner.device) for _ in range(int(t["steps"])))
+    logs = train_steps(learner, batches, lambda: 0.0)
     w, d, l = t["results"]
     say(f"bootstrap | {t['games']} games of {b['player']} (first mover W {w} D {d} L {l}, "
         f"{t['plies'] / max(t['games'], 1):.0f} plies) in {t['seconds']:.0f}s | {t['positions']} positions, "

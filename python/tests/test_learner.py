@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Dict
 
 import numpy as np
 import pytest
@@ -140,8 +140,7 @@ def test_the_teacher_start_is_rafle_trains(tmp_path: Path) -> None:
     replay = L.Replay(cfg["train"]["replay_window"])
     rng = np.random.default_rng(0)
     said: list[str] = []
-    logs = L.bootstrap(learner, cfg, replay.add,
-                       lambda k: (replay.sample(cfg["train"]["batch_size"], rng, "cpu") for _ in range(k)), said.append)
+    logs = L.bootstrap(learner, cfg, replay.add, rng, said.append)
     assert len(replay) == n and learner.step_count == t["steps"]
     assert logs["bootstrap/positions"] == n and said[0].startswith("bootstrap | 6 games of alphabeta:1")
     if BINARY.is_file():  # rafle train plays the same teacher games
@@ -154,3 +153,31 @@ def test_the_teacher_start_is_rafle_trains(tmp_path: Path) -> None:
         assert boot and boot[0][:2] == ["0", str(t["steps"])] and float(boot[0][4]) == n, rows
     with pytest.raises(ValueError, match="plays no games"):
         rafle._rafle.teach(TINY)
+
+
+def test_the_teacher_steps_draw_from_all_its_positions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More teacher positions than the replay window holds: the window keeps
+    the newest, and the teacher's steps still draw from the older ones."""
+    window = 32
+    text = TINY.read_text().replace("replay_window = 1000", f"replay_window = {window}")
+    cfg_path = tmp_path / "boot.toml"
+    cfg_path.write_text(text + '\n[bootstrap]\ngames = 6\nplayer = "alphabeta:1"\nepochs = 4.0\n')
+    cfg = rafle._rafle.load_config(cfg_path)
+    arrays, t = rafle._rafle.teach(cfg)
+    assert t["positions"] > 2 * window
+    kept = {bytes(o) for o in arrays["obs"][-window:]}
+    drawn: list[np.ndarray] = []
+    original = L.train_steps
+
+    def recording(learner: L.Learner, batches: Any, progress: Any) -> Dict[str, float]:
+        def seen() -> Any:
+            for b in batches:
+                drawn.extend(np.asarray(b["obs"]))
+                yield b
+        return original(learner, seen(), progress)
+
+    monkeypatch.setattr(L, "train_steps", recording)
+    replay = L.Replay(window)
+    L.bootstrap(L.Learner(L.fresh_net(cfg), cfg), cfg, replay.add, np.random.default_rng(0), lambda _: None)
+    assert len(replay) == window and len(drawn) == t["steps"] * cfg["train"]["batch_size"]
+    assert any(bytes(o) not in kept for o in drawn)

@@ -51,8 +51,9 @@ pub struct Config {
 /// `games` games of `player` against itself (each opened by
 /// `opening_plies` random plies, which are not targets), trains on their
 /// positions (the played step as policy target, the result as value
-/// target) for `epochs` passes, then goes on by self-play with those
-/// positions in its replay window (see `rafle_train::bootstrap`).
+/// target) for `epochs` passes, then goes on by self-play with the newest
+/// `train.replay_window` of them in its replay window (see
+/// `rafle_train::bootstrap`).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct BootstrapConfig {
@@ -65,8 +66,9 @@ pub struct BootstrapConfig {
     pub player: String,
     /// Random plies opening each teacher game.
     pub opening_plies: u32,
-    /// Passes over the teacher's positions: training steps = positions x
-    /// epochs / train.batch_size.
+    /// Passes over the teacher's positions (all of them, also those beyond
+    /// train.replay_window): training steps = positions x epochs /
+    /// train.batch_size.
     pub epochs: f64,
     /// The value target of the teacher's positions besides the result.
     pub value: BootstrapValue,

@@ -65,6 +65,11 @@ impl Replay {
         self.samples.iter()
     }
 
+    /// The positions, oldest first, taken out of the window.
+    pub fn into_samples(self) -> impl Iterator<Item = Sample> {
+        self.samples.into_iter()
+    }
+
     /// `n` samples drawn uniformly with replacement.
     pub fn sample<'a>(&'a self, n: usize, rng: &mut Rng) -> Vec<&'a Sample> {
         (0..n)

@@ -447,8 +447,9 @@ impl Trainer {
         Ok((losses, last_lr))
     }
 
-    /// `[bootstrap]`: the teacher's games into the replay window, then
-    /// `epochs` passes of training over them (at the schedule's start).
+    /// `[bootstrap]`: `epochs` passes of training over the teacher's games
+    /// (at the schedule's start), then their positions into the replay
+    /// window.
     fn bootstrap(&mut self, mp: &MultiProgress, metrics: &mut Metrics) -> Result<()> {
         let b = self.cfg.bootstrap.clone();
         let bar = mp.add(ProgressBar::new(b.games as u64));
@@ -460,11 +461,20 @@ impl Trainer {
         bar.finish_and_clear();
         mp.remove(&bar);
         let positions = t.samples.len();
+        // The steps draw from all the teacher's positions, not only the
+        // newest train.replay_window of them; the window keeps those after.
+        let mut own = Replay::new(positions.max(1));
         for s in t.samples {
+            own.push(s);
+        }
+        let window = std::mem::replace(&mut self.replay, own);
+        let n = bootstrap::steps(positions, b.epochs, self.cfg.train.batch_size);
+        let trained = self.train_steps(n, mp, |_| 0.0);
+        let own = std::mem::replace(&mut self.replay, window);
+        for s in own.into_samples() {
             self.replay.push(s);
         }
-        let n = bootstrap::steps(positions, b.epochs, self.cfg.train.batch_size);
-        let (losses, _) = self.train_steps(n, mp, |_| 0.0)?;
+        let (losses, _) = trained?;
         let k = n.max(1) as f64;
         metrics.log_all(
             0,

@@ -227,6 +227,57 @@ fn a_bootstrap_trains_on_the_teachers_games_before_self_play() {
 }
 
 #[test]
+fn a_teacher_larger_than_the_replay_window_leaves_the_window_its_newest() {
+    // The teacher's steps draw from all its positions (a pool of their
+    // own, python/tests/test_learner.py checks the draws); the window then
+    // holds the newest of them and self-play's.
+    let dir = tmp("bootstrap-window");
+    let mut cfg = tiny(&dir, 1);
+    cfg.bootstrap.games = 6;
+    cfg.bootstrap.player = "alphabeta:1".into();
+    cfg.bootstrap.epochs = 2.0;
+    cfg.train.replay_window = 32;
+    let mut t = Trainer::new(cfg, true).unwrap();
+    t.run().unwrap();
+    let rows = metrics::read(&dir).unwrap();
+    let positions = values(&rows, "bootstrap/positions")[0];
+    assert!(positions > 64.0, "{rows:?}");
+    assert_eq!(t.step, (positions * 2.0 / 16.0).ceil() as u64 + 3);
+    assert_eq!(t.replay.len(), 32);
+    assert!(t.replay.total_added as f64 >= positions + 48.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tables_in_self_play_train_as_a_config_option() {
+    // The [egtb] lever end to end: the run opens the tables, its self-play
+    // probes them and logs how many positions they valued; a folder
+    // without tables fails on the field.
+    let dir = tmp("egtb-run");
+    let tables = tmp("egtb-tables");
+    let _ = std::fs::remove_dir_all(&tables);
+    let variant = rafle_core::Variant::Thai;
+    rafle_egtb::build(variant, &tables, &rafle_egtb::Selection::UpTo(3), &|_| {}).unwrap();
+    let mut cfg = tiny(&dir, 2);
+    cfg.egtb.dir = tables.display().to_string();
+    cfg.egtb.play_on = true;
+    let mut t = Trainer::new(cfg.clone(), true).unwrap();
+    t.run().unwrap();
+    let rows = metrics::read(&dir).unwrap();
+    let share = values(&rows, "selfplay/table_position_share");
+    assert_eq!(share.len(), 2, "{rows:?}");
+    assert!(share.iter().all(|s| (0.0..=1.0).contains(s)), "{share:?}");
+    cfg.egtb.dir = dir.join("none").display().to_string();
+    let Err(err) = Trainer::new(cfg, true) else {
+        panic!("a run without tables there started");
+    };
+    let err = err.to_string();
+    assert!(err.contains("egtb.dir"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&tables);
+}
+
+#[test]
 fn bf16_convolutions_train_as_a_config_option() {
     // Same seed, same games: the first iteration's losses differ only by
     // the convolutions' arithmetic, so bf16 must show (and stay close);
