@@ -3,13 +3,14 @@
 #
 #   scripts/zoo.sh russian                  # configs/russian.toml for its run.time_limit_min
 #   MINUTES=30 SEED=2 scripts/zoo.sh frisian
+#   LEVER=target-60min SHIP=0 MINUTES=60 SEED=2 scripts/zoo.sh international  # measure, ship nothing
 #
 # Trains configs/V.toml (CONFIG=... for another) for MINUTES of wall time
 # (default: the config's run.time_limit_min), places the final model on the
 # variant's ladder at 64 and 256 simulations (GAMES games each, default
 # 200), plays it at 256 simulations against alphabeta:4 (GAMES games),
 # appends the 256-simulation placement to configs/results/V.tsv (lever
-# "zoo"), ships it with its card (scripts/ship_model.py: both placements,
+# LEVER, default "zoo"), ships it with its card (scripts/ship_model.py: both placements,
 # the score, budget, recipe, date, commit), renders the models table of
 # README.md and docs/how-to/zoo.md (scripts/zoo_table.py) and commits the
 # model, its card, the row and the table at once (COMMIT=0: no commit;
@@ -20,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ne 1 ]; then
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 V=$1
@@ -29,7 +30,7 @@ CONFIG=${CONFIG:-configs/$V.toml}
 [ "$(sed -n 's/^variant *= *"\(.*\)"/\1/p' "$CONFIG" | head -1)" = "$V" ] \
     || { echo "error: $CONFIG does not train $V" >&2; exit 1; }
 MINUTES=${MINUTES:-$(sed -n 's/^time_limit_min *= *\([0-9.]*\).*/\1/p' "$CONFIG" | head -1)}
-SEED=${SEED:-1} GAMES=${GAMES:-200} COMMIT=${COMMIT:-1} SHIP=${SHIP:-1} TRAIN=${TRAIN:-1}
+SEED=${SEED:-1} GAMES=${GAMES:-200} COMMIT=${COMMIT:-1} SHIP=${SHIP:-1} TRAIN=${TRAIN:-1} LEVER=${LEVER:-zoo}
 . scripts/env.sh
 BIN=${RAFLE:-target/release/rafle}
 [ -x "$BIN" ] || cargo build --release -p rafle-zero
@@ -71,7 +72,7 @@ if [ "$TRAIN" != 1 ]; then
 fi
 RESULTS=configs/results/$V.tsv
 python3 scripts/results_row.py --run "$run" --ladder "$OUT/ladder256.txt" --config "$CONFIG" \
-    --lever zoo --arm zoo --seed "$SEED" --budget "$MINUTES" --out "$RESULTS" \
+    --lever "$LEVER" --arm zoo --seed "$SEED" --budget "$MINUTES" --out "$RESULTS" \
     --note "scripts/zoo.sh $V (MINUTES=$MINUTES SEED=$SEED GAMES=$GAMES); 64 simulations: $(sed -n 's/^elo //p' "$OUT/ladder64.txt")"
 files=("$RESULTS")
 if [ "$SHIP" = 1 ]; then
@@ -82,5 +83,5 @@ if [ "$SHIP" = 1 ]; then
 fi
 if [ "$COMMIT" = 1 ] && git rev-parse --git-dir >/dev/null 2>&1; then
     git add "${files[@]}"
-    git commit -q -m "zoo:$V: $CONFIG for $MINUTES min, $(sed -n 's/^elo //p' "$OUT/ladder256.txt") on the ladder at 256 simulations" -- "${files[@]}"
+    git commit -q -m "zoo:$V ($LEVER): $CONFIG for $MINUTES min, $(sed -n 's/^elo //p' "$OUT/ladder256.txt") on the ladder at 256 simulations" -- "${files[@]}"
 fi
