@@ -16,6 +16,10 @@
 //! With endgame tables ([`AlphaBeta::with_tables`]) a node the tables cover
 //! scores their exact value (a win or loss at its distance), and a covered
 //! root plays their move without a search.
+//!
+//! Asked for root scores ([`Player::set_root_scores`], a teacher's soft
+//! policy targets), the root searches every move with a full window, so
+//! each move's score is exact rather than a bound; that costs nodes.
 
 use crate::eval::evaluate;
 use crate::tables::{self, Tables};
@@ -92,6 +96,11 @@ pub struct AlphaBeta {
     last_pv: Vec<Move>,
     /// Stops the searches from outside and receives their progress.
     control: Option<Arc<SearchControl>>,
+    /// Score every root move exactly ([`Player::set_root_scores`]).
+    exact_root: bool,
+    /// The last search's root moves and their scores (centi-men), best
+    /// first; empty unless `exact_root`.
+    last_root: Vec<(Move, i32)>,
 }
 
 impl AlphaBeta {
@@ -113,6 +122,8 @@ impl AlphaBeta {
             tables: None,
             last_pv: Vec::new(),
             control: None,
+            exact_root: false,
+            last_root: Vec::new(),
         }
     }
 
@@ -130,7 +141,7 @@ impl AlphaBeta {
     /// Searches the position of `game` (which must not be over).
     pub fn search(&mut self, game: &Game) -> SearchResult {
         self.tt.new_search();
-        let (result, pv) = rafle_core::with_rules!(self.variant, R => {
+        let (result, pv, root) = rafle_core::with_rules!(self.variant, R => {
             let mut s = Search::<R> {
                 tt: &mut self.tt,
                 draws: game.draw_state().recent(),
@@ -142,11 +153,14 @@ impl AlphaBeta {
                 stopped: false,
                 tables: self.tables.as_deref(),
                 pv: Vec::new(),
+                root_scores: self.exact_root.then(Vec::new),
                 _rules: std::marker::PhantomData,
             };
-            (s.root(game, self.limits, &mut self.rng), s.pv)
+            let result = s.root(game, self.limits, &mut self.rng);
+            (result, s.pv, s.root_scores.unwrap_or_default())
         });
         self.last_pv = pv;
+        self.last_root = root;
         self.nodes += result.nodes;
         result
     }
@@ -164,12 +178,14 @@ impl Player for AlphaBeta {
             .and_then(|tb| tables::best_move(tb, game, &mut self.rng))
         {
             self.last = None;
+            self.last_root.clear();
             return Ok(m);
         }
         Ok(match game.legal_moves() {
             [only] => {
                 self.last = None;
                 self.last_pv.clear();
+                self.last_root.clear();
                 *only
             }
             _ => {
@@ -214,6 +230,17 @@ impl Player for AlphaBeta {
     fn set_control(&mut self, control: Option<Arc<SearchControl>>) {
         self.control = control;
     }
+
+    fn set_root_scores(&mut self, on: bool) {
+        self.exact_root = on;
+    }
+
+    fn root_scores(&self) -> Vec<(Move, f64)> {
+        self.last_root
+            .iter()
+            .map(|&(m, s)| (m, s as f64 / 100.0))
+            .collect()
+    }
 }
 
 /// State of one search, generic over the variant so the hot loop is
@@ -233,6 +260,9 @@ struct Search<'a, R: Rules> {
     tables: Option<&'a Tables>,
     /// The principal variation of the last completed iteration.
     pv: Vec<Move>,
+    /// Some: every root move searched with a full window, and their exact
+    /// scores of the last completed iteration, best first.
+    root_scores: Option<Vec<(Move, i32)>>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -278,11 +308,14 @@ impl<R: Rules> Search<'_, R> {
         let max_depth = limits.depth.unwrap_or(64).min(MAX_PLY as u32 / 2);
         let start = Instant::now();
         let mut scores = vec![0i32; moves.len()];
+        let exact = self.root_scores.is_some();
         for depth in 1..=max_depth {
             let mut alpha = -INF;
             let mut iter_best = 0;
             for (i, m) in moves.iter().enumerate() {
-                let score = self.child(&pos, m, depth as i32 - 1, 1, (alpha, INF), i == 0);
+                // Exact scores need every move searched with a full window.
+                let window = (if exact { -INF } else { alpha }, INF);
+                let score = self.child(&pos, m, depth as i32 - 1, 1, window, i == 0 || exact);
                 if self.stopped {
                     break;
                 }
@@ -300,6 +333,9 @@ impl<R: Rules> Search<'_, R> {
             order.sort_by_key(|&i| (i != iter_best, -scores[i]));
             moves = order.iter().map(|&i| moves[i]).collect();
             scores = order.iter().map(|&i| scores[i]).collect();
+            if let Some(root) = &mut self.root_scores {
+                *root = moves.iter().copied().zip(scores.iter().copied()).collect();
+            }
             best = SearchResult {
                 best: moves[0],
                 score: scores[0],
@@ -582,5 +618,64 @@ mod tests {
         let r = AlphaBeta::new(Variant::International, limits, 0).search(&g);
         assert!(r.depth >= 1 && r.depth < 64, "{r:?}");
         assert!(g.legal_moves().contains(&r.best));
+    }
+
+    /// Root scores are each move's exact value: the negation of a fresh
+    /// search of the position after it, one ply shallower. Openings of a
+    /// few random plies have no kings, so no position repeats and none
+    /// recurs at another depth (the table's values stay exact).
+    #[test]
+    fn root_scores_are_the_exact_values_of_the_moves() {
+        let depth = 3;
+        let limits = |d| Limits {
+            depth: Some(d),
+            time: None,
+        };
+        for v in Variant::ALL {
+            let mut rng = Rng::new(11);
+            let mut game = Game::new(v);
+            for _ in 0..6 {
+                let moves = game.legal_moves();
+                let m = moves[rng.below(moves.len())];
+                game.play(&m).unwrap();
+            }
+            if game.is_over() || game.legal_moves().len() < 2 {
+                continue;
+            }
+            let mut ab = AlphaBeta::new(v, limits(depth), 0);
+            ab.set_root_scores(true);
+            let best = ab.choose(&game).unwrap();
+            let root = ab.root_scores();
+            assert_eq!(
+                root.len(),
+                game.legal_moves().len(),
+                "{v}: every move scored"
+            );
+            assert_eq!(root[0].0, best, "{v}: the best move first");
+            assert_eq!(Some(root[0].1), ab.info().score, "{v}");
+            assert!(root.windows(2).all(|w| w[0].1 >= w[1].1), "{v}: {root:?}");
+            let mut checked = 0;
+            for &(m, score) in &root {
+                let mut after = game.clone();
+                after.play(&m).unwrap();
+                // A forced reply is no ply inside the search but is one at
+                // a fresh root: those moves are not comparable.
+                if after.is_over() || after.legal_moves().len() < 2 {
+                    continue;
+                }
+                // A forced result's distance counts from its own root.
+                if score.abs() * 100.0 > WIN_BOUND as f64 {
+                    continue;
+                }
+                let after = Game::from_position(v, *after.position());
+                let fresh = AlphaBeta::new(v, limits(depth - 1), 0).search(&after);
+                assert_eq!(score, -fresh.score as f64 / 100.0, "{v}: {m:?}");
+                checked += 1;
+            }
+            assert!(checked > 0, "{v}: no move compared");
+            ab.set_root_scores(false);
+            ab.choose(&game).unwrap();
+            assert!(ab.root_scores().is_empty(), "{v}: none unless asked");
+        }
     }
 }

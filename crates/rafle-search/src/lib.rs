@@ -84,6 +84,20 @@ pub trait Player: Send {
     /// `ponder-hit`, `info` lines) is the caller.
     fn set_control(&mut self, _control: Option<Arc<SearchControl>>) {}
 
+    /// Asks the next searches to score every root move exactly (`on`), for
+    /// [`Player::root_scores`]: a teacher's soft policy targets. Alpha-beta
+    /// then searches each root move with a full window, which costs nodes;
+    /// players without such scores ignore it.
+    fn set_root_scores(&mut self, _on: bool) {}
+
+    /// Every root move of the last search with its score for the side to
+    /// move (the unit of [`SearchInfo::score`]), best first; empty where
+    /// not asked for ([`Player::set_root_scores`]), where the player has
+    /// none, and where the last move was not searched (forced, or a table's).
+    fn root_scores(&self) -> Vec<(Move, f64)> {
+        Vec::new()
+    }
+
     /// The game is over, `winner` as the arena records it (None: a draw).
     /// A player that speaks to an engine tells it (DXP's GAMEEND) and
     /// returns what the engine said about the result when that differs

@@ -2,16 +2,17 @@
 //! search player against itself, turned into training samples before
 //! self-play begins, as expert iteration and AlphaGo's supervised start do.
 //! The played steps are the policy targets and the results the value
-//! targets ([`game_samples_valued`]), with the teacher's own scores as the
-//! search values where `value = "score"`; the random opening plies that
-//! diversify the games are not targets (each game's samples start after
-//! them).
+//! targets ([`game_samples_taught`]), with the teacher's own scores as the
+//! search values where `value = "score"` and its scores of every root move,
+//! softened, as the policy targets where `policy = "scores"`; the random
+//! opening plies that diversify the games are not targets (each game's
+//! samples start after them).
 
-use crate::config::{BootstrapConfig, BootstrapValue};
-use crate::sample::{game_samples_valued, Sample};
+use crate::config::{BootstrapConfig, BootstrapPolicy, BootstrapValue};
+use crate::sample::{game_samples_taught, Sample};
 use anyhow::{anyhow, Result};
 use rafle_core::rng::Rng;
-use rafle_core::{Game, Variant};
+use rafle_core::{Game, Move, Variant};
 use rafle_search::{parse_player, PlayerFactory};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -108,9 +109,15 @@ fn one_game(
     let mut game = Game::from_position(variant, *game.position());
     let first = game.position().side;
     let mut players = [teacher(seed ^ (2 * i)), teacher(seed ^ (2 * i + 1))];
+    let soft = cfg.policy == BootstrapPolicy::Scores;
+    for p in &mut players {
+        p.set_root_scores(soft);
+    }
     let mut plies = 0;
-    // The teacher's score of each move, as the mover's value.
+    // The teacher's score of each move, as the mover's value, and its
+    // weights of the legal moves, as the policy target.
     let mut values: Vec<Option<f32>> = Vec::new();
+    let mut policies: Vec<Option<Vec<(Move, f32)>>> = Vec::new();
     while !game.is_over() && plies < max_plies {
         let side = game.position().side.index();
         match players[side].choose(&game) {
@@ -123,6 +130,11 @@ fn one_game(
                         .score
                         .map(|s| (s / cfg.score_scale).tanh() as f32),
                 });
+                policies.push(if soft {
+                    softened(&players[side].root_scores(), cfg.policy_temperature)
+                } else {
+                    None
+                });
             }
             // rafle's own players always move legally; an engine teacher
             // that does not ends the game as a draw, its samples kept.
@@ -131,10 +143,28 @@ fn one_game(
     }
     let winner = game.outcome().and_then(|o| o.winner);
     (
-        game_samples_valued(&game, winner, &values),
+        game_samples_taught(&game, winner, &values, &policies),
         winner.map(|w| w == first),
         plies,
     )
+}
+
+/// Weights of the scored moves, `exp((score - best) / temperature)`
+/// normalised (scores and temperature in men); None without scores.
+fn softened(scores: &[(Move, f64)], temperature: f64) -> Option<Vec<(Move, f32)>> {
+    let best = scores.iter().map(|s| s.1).fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = scores
+        .iter()
+        .map(|s| ((s.1 - best) / temperature).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    (total > 0.0).then(|| {
+        scores
+            .iter()
+            .zip(&weights)
+            .map(|(s, w)| (s.0, (w / total) as f32))
+            .collect()
+    })
 }
 
 #[cfg(test)]
@@ -173,5 +203,46 @@ mod tests {
                 by_score.samples.len()
             );
         }
+    }
+
+    #[test]
+    fn score_policies_spread_over_the_legal_steps_and_move_policies_do_not() {
+        let nonzero = |s: &Sample| s.policy.iter().filter(|p| p.1 > 0.0).count();
+        for v in Variant::ALL {
+            let mut cfg = BootstrapConfig {
+                games: 2,
+                player: "alphabeta:2".into(),
+                opening_plies: 4,
+                ..BootstrapConfig::default()
+            };
+            let by_move = teach(&cfg, v, 40, 7, |_| {}).unwrap();
+            assert!(by_move.samples.iter().all(|s| nonzero(s) == 1), "{v}");
+            cfg.policy = BootstrapPolicy::Scores;
+            cfg.policy_temperature = 1.0;
+            let by_scores = teach(&cfg, v, 40, 7, |_| {}).unwrap();
+            assert!(!by_scores.samples.is_empty(), "{v}");
+            for s in &by_scores.samples {
+                let sum: f32 = s.policy.iter().map(|p| p.1).sum();
+                assert!((sum - 1.0).abs() < 1e-4, "{v}: policy sums to {sum}");
+            }
+            let spread = by_scores.samples.iter().filter(|s| nonzero(s) > 1).count();
+            assert!(
+                spread * 10 > by_scores.samples.len(),
+                "{v}: {spread} of {} targets spread over more than one step",
+                by_scores.samples.len()
+            );
+        }
+    }
+
+    #[test]
+    fn softened_scores_favour_the_better_moves() {
+        let moves = Game::new(Variant::Thai).legal_moves().to_vec();
+        let scores = [(moves[0], 0.5), (moves[1], 0.0), (moves[2], -10.0)];
+        let w = softened(&scores, 0.25).unwrap();
+        assert!((w.iter().map(|x| x.1).sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!(w[0].1 > w[1].1 && w[1].1 > w[2].1, "{w:?}");
+        // 0.5 men better at a temperature of 0.25: e^2 times the weight.
+        assert!((w[0].1 / w[1].1 - 2f32.exp()).abs() < 1e-3, "{w:?}");
+        assert!(softened(&[], 0.25).is_none());
     }
 }

@@ -75,6 +75,27 @@ pub struct BootstrapConfig {
     /// Men of the teacher's score that make a value of tanh(1) = 0.76
     /// (`value = "score"`).
     pub score_scale: f64,
+    /// The policy target of the teacher's positions.
+    pub policy: BootstrapPolicy,
+    /// Men of score difference that weigh a move e times less than a move
+    /// that much better (`policy = "scores"`).
+    pub policy_temperature: f64,
+}
+
+/// What the teacher's positions take as their policy target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BootstrapPolicy {
+    /// The step the teacher played: 1 on it, 0 on the others.
+    Move,
+    /// Every legal move weighed by the teacher's exact score of it,
+    /// `exp(score / policy_temperature)` normalised (the teacher scores
+    /// every root move with a full window, which costs it time): a move's
+    /// weight goes to its first step, and a capture's later steps share
+    /// what the moves through them weigh. A teacher without root scores
+    /// (not alpha-beta), a forced move and a table's move keep the played
+    /// step.
+    Scores,
 }
 
 /// What stands for the search value (`q`) of a teacher's position, which
@@ -101,6 +122,8 @@ impl Default for BootstrapConfig {
             epochs: 2.0,
             value: BootstrapValue::Result,
             score_scale: 2.0,
+            policy: BootstrapPolicy::Move,
+            policy_temperature: 0.25,
         }
     }
 }
@@ -120,6 +143,11 @@ impl BootstrapConfig {
         check(
             self.score_scale > 0.0 && self.score_scale.is_finite(),
             "bootstrap.score_scale",
+            "> 0",
+        )?;
+        check(
+            self.policy_temperature > 0.0 && self.policy_temperature.is_finite(),
+            "bootstrap.policy_temperature",
             "> 0",
         )?;
         check(

@@ -6,8 +6,8 @@
 //! covers exactly the legal actions; the result and the root search value are
 //! for the player to act.
 
-use rafle_core::{Color, Game};
-use rafle_env::{Env, EnvConfig};
+use rafle_core::{Color, Game, Move};
+use rafle_env::{Chain, Env, EnvConfig};
 
 /// One training position.
 #[derive(Clone, Debug, PartialEq)]
@@ -180,6 +180,22 @@ pub fn game_samples_valued(
     winner: Option<Color>,
     values: &[Option<f32>],
 ) -> Vec<Sample> {
+    game_samples_taught(game, winner, values, &[])
+}
+
+/// [`game_samples_valued`] whose policy targets for the steps of move `i`
+/// come from `policies[i]` where that is given: weights of that turn's
+/// legal moves (the teacher's, summing to 1). A step's target is then the
+/// weight of the moves through each legal step, among the moves that go
+/// through the steps already taken: the first step of a capture gets what
+/// all captures starting with it weigh. Elsewhere the played step is the
+/// target.
+pub fn game_samples_taught(
+    game: &Game,
+    winner: Option<Color>,
+    values: &[Option<f32>],
+    policies: &[Option<Vec<(Move, f32)>>],
+) -> Vec<Sample> {
     let v = game.variant();
     let mut env = Env::from_game(
         &Game::from_position(v, *game.start_position()),
@@ -190,7 +206,14 @@ pub fn game_samples_valued(
     let mut out = Vec::new();
     for (i, m) in game.history().enumerate() {
         let value = values.get(i).copied().flatten();
-        for a in env.actions_of(m) {
+        // Each weighed move's steps, read at the start of the turn.
+        let weighed: Vec<(Chain, f32)> = policies
+            .get(i)
+            .and_then(Option::as_ref)
+            .map(|ws| ws.iter().map(|(w, p)| (env.actions_of(w), *p)).collect())
+            .unwrap_or_default();
+        let played = env.actions_of(m);
+        for (k, &a) in played.iter().enumerate() {
             env.write_obs(&mut obs);
             let wdl = match winner {
                 None => 1,
@@ -199,11 +222,7 @@ pub fn game_samples_valued(
             };
             out.push(Sample {
                 obs: Sample::quantise(&obs),
-                policy: env
-                    .legal_action_ids()
-                    .iter()
-                    .map(|&l| (l, if l == a { 1.0 } else { 0.0 }))
-                    .collect(),
+                policy: step_target(env.legal_action_ids(), a, &played[..k], &weighed),
                 wdl,
                 q: value.unwrap_or_else(|| value_of_wdl(wdl)),
                 version: 0,
@@ -214,6 +233,37 @@ pub fn game_samples_valued(
         }
     }
     out
+}
+
+/// The policy target over `legal` of a step after `taken`: the weights of
+/// the `weighed` moves through `taken` then each legal step, normalised;
+/// 1 on `played` where no weighed move goes through `taken`.
+fn step_target(
+    legal: &[u16],
+    played: u16,
+    taken: &[u16],
+    weighed: &[(Chain, f32)],
+) -> Vec<(u16, f32)> {
+    let mut target: Vec<(u16, f32)> = legal.iter().map(|&l| (l, 0.0)).collect();
+    let mut total = 0.0;
+    for (chain, w) in weighed {
+        if chain.len() > taken.len() && chain.starts_with(taken) {
+            if let Some(t) = target.iter_mut().find(|t| t.0 == chain[taken.len()]) {
+                t.1 += w;
+                total += w;
+            }
+        }
+    }
+    if total > 0.0 {
+        for t in &mut target {
+            t.1 /= total;
+        }
+    } else {
+        for t in &mut target {
+            t.1 = if t.0 == played { 1.0 } else { 0.0 };
+        }
+    }
+    target
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use rafle_core::rng::Rng;
-use rafle_train::config::{Config, ConvDtype, InferenceDtype};
+use rafle_train::config::{BootstrapPolicy, BootstrapValue, Config, ConvDtype, InferenceDtype};
 use rafle_train::metrics;
 use rafle_train::replay::Replay;
 use rafle_zero::checkpoint::{self, load_net, probe_positions};
@@ -208,22 +208,32 @@ fn resume_continues_the_step_count() {
 
 #[test]
 fn a_bootstrap_trains_on_the_teachers_games_before_self_play() {
-    let dir = tmp("bootstrap");
-    let mut cfg = tiny(&dir, 1);
-    cfg.bootstrap.games = 4;
-    cfg.bootstrap.player = "alphabeta:1".into();
-    cfg.bootstrap.epochs = 1.0;
-    let mut t = Trainer::new(cfg, true).unwrap();
-    t.run().unwrap();
-    let rows = metrics::read(&dir).unwrap();
-    assert_eq!(values(&rows, "bootstrap/games"), vec![4.0]);
-    let positions = values(&rows, "bootstrap/positions")[0];
-    assert!(positions > 0.0, "{rows:?}");
-    // ceil(positions / batch 16) teacher steps, then 3 of the iteration.
-    assert_eq!(t.step, (positions / 16.0).ceil() as u64 + 3);
-    assert!(t.replay.len() as f64 >= positions + 48.0);
-    let loss = values(&rows, "bootstrap/loss_policy")[0];
-    assert!(loss.is_finite() && loss > 0.0, "{rows:?}");
+    // Each target option of the teacher's positions, end to end.
+    let options = [
+        (BootstrapPolicy::Move, BootstrapValue::Result),
+        (BootstrapPolicy::Scores, BootstrapValue::Score),
+    ];
+    for (i, (policy, value)) in options.into_iter().enumerate() {
+        let dir = tmp(&format!("bootstrap-{i}"));
+        let mut cfg = tiny(&dir, 1);
+        cfg.bootstrap.games = 4;
+        cfg.bootstrap.player = "alphabeta:1".into();
+        cfg.bootstrap.epochs = 1.0;
+        cfg.bootstrap.policy = policy;
+        cfg.bootstrap.value = value;
+        let mut t = Trainer::new(cfg, true).unwrap();
+        t.run().unwrap();
+        let rows = metrics::read(&dir).unwrap();
+        assert_eq!(values(&rows, "bootstrap/games"), vec![4.0], "{policy:?}");
+        let positions = values(&rows, "bootstrap/positions")[0];
+        assert!(positions > 0.0, "{rows:?}");
+        // ceil(positions / batch 16) teacher steps, then 3 of the iteration.
+        assert_eq!(t.step, (positions / 16.0).ceil() as u64 + 3);
+        assert!(t.replay.len() as f64 >= positions + 48.0);
+        let loss = values(&rows, "bootstrap/loss_policy")[0];
+        assert!(loss.is_finite() && loss > 0.0, "{policy:?}: {rows:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]
