@@ -351,6 +351,11 @@ fn config_errors_name_the_field() {
             "[bootstrap]\nepochs = 0.0\n[eval]",
             "bootstrap.epochs",
         ),
+        (
+            "[eval]",
+            "[bootstrap]\npolicy_temperature = 0.0\n[eval]",
+            "bootstrap.policy_temperature",
+        ),
     ];
     for (from, to, field) in cases {
         assert!(good.contains(from), "{from}");
@@ -392,6 +397,12 @@ fn config_errors_name_the_field() {
             "variant = \"chess\"",
             "run.variant",
             "international",
+        ),
+        (
+            "[eval]",
+            "[bootstrap]\npolicy = \"soft\"\n[eval]",
+            "bootstrap.policy",
+            "scores",
         ),
     ];
     for (from, to, field, choice) in choices {
