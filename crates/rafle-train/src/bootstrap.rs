@@ -172,15 +172,20 @@ mod tests {
     use super::*;
     use crate::sample::value_of_wdl;
 
+    /// Two `alphabeta:2` teacher games after 4 random plies.
+    fn two_short_games() -> BootstrapConfig {
+        BootstrapConfig {
+            games: 2,
+            player: "alphabeta:2".into(),
+            opening_plies: 4,
+            ..BootstrapConfig::default()
+        }
+    }
+
     #[test]
     fn score_values_come_from_the_teacher_and_result_values_from_the_game() {
         for v in Variant::ALL {
-            let mut cfg = BootstrapConfig {
-                games: 2,
-                player: "alphabeta:2".into(),
-                opening_plies: 4,
-                ..BootstrapConfig::default()
-            };
+            let mut cfg = two_short_games();
             let by_result = teach(&cfg, v, 40, 7, |_| {}).unwrap();
             assert!(!by_result.samples.is_empty(), "{v}");
             assert!(
@@ -209,12 +214,7 @@ mod tests {
     fn score_policies_spread_over_the_legal_steps_and_move_policies_do_not() {
         let nonzero = |s: &Sample| s.policy.iter().filter(|p| p.1 > 0.0).count();
         for v in Variant::ALL {
-            let mut cfg = BootstrapConfig {
-                games: 2,
-                player: "alphabeta:2".into(),
-                opening_plies: 4,
-                ..BootstrapConfig::default()
-            };
+            let mut cfg = two_short_games();
             let by_move = teach(&cfg, v, 40, 7, |_| {}).unwrap();
             assert!(by_move.samples.iter().all(|s| nonzero(s) == 1), "{v}");
             cfg.policy = BootstrapPolicy::Scores;
