@@ -15,7 +15,11 @@
 # commits that file at once (COMMIT=0: no commit), so an interruption loses at
 # most the run in progress; a run whose row is already there (same config
 # hash, lever, arm, seed, budget and machine: results_row.py --machine) is
-# not run again, and a row of another machine is not counted. It prints each
+# not run again (RERUN="B3 A1" runs those sides and seeds again: the newer row
+# is the one counted, the older stays in the file), and a row of another
+# machine is not counted. Each row records the share of CPU time the host
+# stole while the run trained (steal_pct; it warns above 5%: on a virtual
+# machine a busy host shortens a wall budget as other load would). It prints each
 # placement and the mean Elo difference B - A with its 95% interval (Welch's t
 # over the K Elos of each side, which holds the training noise and the
 # placement noise together; with K = 1 the two placements' own intervals).
@@ -98,6 +102,10 @@ for seed in $(seq 1 "$K"); do
         [ "$side" = B ] && cfg=$B train=$BIN_B lever=$LEVER
         run="$OUT/$side-seed$seed"
         done_row=$(recorded "$cfg" "$side" "$seed" "$lever")
+        if [ -n "$done_row" ] && [[ " ${RERUN:-} " == *" $side$seed "* ]]; then
+            echo "== $side ($cfg), seed $seed: in $RESULTS, running again (RERUN)"
+            done_row=
+        fi
         if [ -n "$done_row" ]; then
             echo "== $side ($cfg), seed $seed: already in $RESULTS"
             printf '%s\t%s\t%s\n' "$side" "$seed" "$done_row" >> "$OUT/results.tsv"
@@ -106,14 +114,16 @@ for seed in $(seq 1 "$K"); do
         seeded "$cfg" "$seed" "$run" "$OUT/$side-seed$seed.toml"
         echo "== $side ($cfg), seed $seed: training for $MINUTES min"
         rm -rf "$run"
+        ticks0=$(python3 scripts/results_row.py --cpu-ticks)
         "$train" train --config "$OUT/$side-seed$seed.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$run.train.log"
+        ticks1=$(python3 scripts/results_row.py --cpu-ticks)
         "$BIN" ladder --variant "$V" --player "model:$run/latest.safetensors" --games "$GAMES" \
             --seed "$seed" --quiet | tee "$run.ladder.txt"
         sed -n 's/^elo \(-\{0,1\}[0-9]*\) \[\(-\{0,1\}[0-9]*\), \(-\{0,1\}[0-9]*\)\]$/\1\t\2\t\3/p' "$run.ladder.txt" \
             | sed "s/^/$side\t$seed\t/" >> "$OUT/results.tsv"
         python3 scripts/results_row.py --run "$run" --ladder "$run.ladder.txt" --config "$cfg" \
             --lever "$lever" --arm "$side" --seed "$seed" --budget "$MINUTES" --out "$RESULTS" \
-            --note "$NOTE"
+            --note "$NOTE" --ticks-before "$ticks0" --ticks-after "$ticks1"
         if [ "$COMMIT" = 1 ] && git rev-parse --git-dir >/dev/null 2>&1; then
             git add "$RESULTS"
             git commit -q -m "results: $V $lever $side seed $seed ($MINUTES min): $(sed -n 's/^elo //p' "$run.ladder.txt")" -- "$RESULTS"

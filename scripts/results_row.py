@@ -9,10 +9,13 @@ The row: date, commit, config file and the first 12 hex digits of its
 SHA-256, lever, arm, seed, budget (training minutes), iterations, self-play
 games per hour and plies per game (from the run's latest.json and
 metrics.csv), the ladder Elo with its 95% interval and games (from the
-`rafle ladder` report), a note, and the machine it ran on (`--machine`
-prints that label alone). A file whose header lacks a column gets it, its
-older rows an empty field there. Only the standard library: it runs
-before .venv exists.
+`rafle ladder` report), a note, the machine it ran on (`--machine`
+prints that label alone) and the share of the CPU time the host took
+while the run trained (steal_pct: `--cpu-ticks` prints the counters that
+`--ticks-before`/`--ticks-after` take; a virtual machine whose host is busy
+loses that share of its wall budget). A file whose header lacks a column
+gets it, its older rows an empty field there. Only the standard library:
+it runs before .venv exists.
 """
 
 from __future__ import annotations
@@ -31,7 +34,12 @@ from pathlib import Path
 COLUMNS = [
     "date", "commit", "config", "config_sha", "lever", "arm", "seed", "budget_min", "iterations",
     "games_per_hour", "plies_per_game", "ladder_elo", "ladder_lo", "ladder_hi", "ladder_games", "note", "machine",
+    "steal_pct",
 ]
+
+# Above this steal_pct a run's budget differs from a quiet machine's by more
+# than the seed-to-seed spread of iterations (about 5%).
+STEAL_WARN = 5.0
 
 
 def machine() -> str:
@@ -49,6 +57,36 @@ def machine() -> str:
     flags = set(info.get("flags", "").split())
     bf16 = "bf16" if {"amx_bf16", "avx512_bf16"} & flags else "no fast bf16"
     return f"{name} ({info.get('cpu family', '?')}/{info.get('model', '?')}), {os.cpu_count()} cores, {bf16}"
+
+
+def cpu_ticks(stat: str | None = None) -> tuple[int, int]:
+    """(steal, total) CPU ticks since boot, all CPUs, from /proc/stat's
+    `cpu` line (user nice system idle iowait irq softirq steal ...; the
+    guest fields that follow are already counted in user and nice)."""
+    if stat is None:
+        try:
+            stat = Path("/proc/stat").read_text()
+        except OSError:
+            return 0, 0
+    for line in stat.splitlines():
+        f = line.split()
+        if f and f[0] == "cpu":
+            ticks = [int(x) for x in f[1:9]]
+            return (ticks[7] if len(ticks) > 7 else 0), sum(ticks)
+    return 0, 0
+
+
+def steal_pct(before: str, after: str) -> str:
+    """The stolen share of the CPU time between two `--cpu-ticks` readings
+    ("steal total"), in percent with one decimal; "" without a reading."""
+    try:
+        s0, t0 = (int(x) for x in before.split())
+        s1, t1 = (int(x) for x in after.split())
+    except ValueError:
+        raise ValueError(f"CPU ticks are two integers 'steal total', not {before!r} and {after!r}") from None
+    if t1 <= t0:
+        return ""
+    return f"{100 * (s1 - s0) / (t1 - t0):.1f}"
 
 
 def append(out: Path, row: list[str]) -> None:
@@ -108,6 +146,9 @@ def main(argv: list[str]) -> int:
     if argv == ["--machine"]:
         print(machine())
         return 0
+    if argv == ["--cpu-ticks"]:
+        print(*cpu_ticks())
+        return 0
     p.add_argument("--run", type=Path, required=True, help="the run folder (latest.json, metrics.csv)")
     p.add_argument("--ladder", type=Path, required=True, help="the rafle ladder report of its model")
     p.add_argument("--config", type=Path, required=True, help="the config the run trained (as given, unseeded)")
@@ -116,6 +157,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--budget", type=float, required=True, help="training minutes")
     p.add_argument("--note", default="")
+    p.add_argument("--ticks-before", default="", help="`--cpu-ticks` as the run started training")
+    p.add_argument("--ticks-after", default="", help="`--cpu-ticks` as it stopped (both give steal_pct)")
     p.add_argument("--out", type=Path, help="default: configs/results/<variant>.tsv")
     a = p.parse_args(argv)
     root = Path(__file__).resolve().parents[1]
@@ -124,6 +167,7 @@ def main(argv: list[str]) -> int:
         iterations, gph, plies = run_figures(a.run)
         elo, lo, hi, games = placement(a.ladder.read_text())
         sha = hashlib.sha256(a.config.read_bytes()).hexdigest()[:12]
+        steal = steal_pct(a.ticks_before, a.ticks_after) if a.ticks_before or a.ticks_after else ""
     except (OSError, ValueError, KeyError) as e:
         print(f"results_row: {e}", file=sys.stderr)
         return 1
@@ -131,14 +175,17 @@ def main(argv: list[str]) -> int:
     row = [
         datetime.date.today().isoformat(), commit(root), str(a.config), sha, a.lever, a.arm, str(a.seed),
         f"{a.budget:g}", str(iterations), f"{gph:.0f}", f"{plies:.1f}", str(elo), str(lo), str(hi), str(games),
-        a.note.replace("\t", " ").replace("\n", " "), machine(),
+        a.note.replace("\t", " ").replace("\n", " "), machine(), steal,
     ]
     try:
         append(out, row)
     except (OSError, ValueError) as e:
         print(f"results_row: {e}", file=sys.stderr)
         return 1
-    print(f"{out}: {' '.join(row[4:15])}")
+    print(f"{out}: {' '.join(row[4:15])}" + (f", host steal {steal}%" if steal else ""))
+    if steal and float(steal) > STEAL_WARN:
+        print(f"warning: the host took {steal}% of the CPU time while this run trained: "
+              "its wall budget bought less than a quiet machine's", file=sys.stderr)
     return 0
 
 

@@ -48,7 +48,9 @@ awk -v seed="$SEED" -v out="$run" '
 if [ "$TRAIN" = 1 ]; then
     echo "== $V: training $CONFIG for $MINUTES min (seed $SEED)"
     rm -rf "$run"
+    ticks0=$(python3 scripts/results_row.py --cpu-ticks)
     "$BIN" train --config "$OUT/config.toml" --time-limit-min "$MINUTES" --final-games 0 --quiet > "$OUT/train.log"
+    ticks1=$(python3 scripts/results_row.py --cpu-ticks)
     model=model:$run/latest.safetensors
 else
     model=zoo:$V
@@ -73,7 +75,7 @@ fi
 RESULTS=configs/results/$V.tsv
 python3 scripts/results_row.py --run "$run" --ladder "$OUT/ladder256.txt" --config "$CONFIG" \
     --lever "$LEVER" --arm zoo --seed "$SEED" --budget "$MINUTES" --out "$RESULTS" \
-    --note "scripts/zoo.sh $V (MINUTES=$MINUTES SEED=$SEED GAMES=$GAMES); 64 simulations: $(sed -n 's/^elo //p' "$OUT/ladder64.txt")"
+    --ticks-before "$ticks0" --ticks-after "$ticks1" --note "scripts/zoo.sh $V (MINUTES=$MINUTES SEED=$SEED GAMES=$GAMES); 64 simulations: $(sed -n 's/^elo //p' "$OUT/ladder64.txt")"
 files=("$RESULTS")
 if [ "$SHIP" = 1 ]; then
     "$PY" scripts/ship_model.py "$run/latest.safetensors" --config "$CONFIG ($MINUTES min)" --budget "$MINUTES" \

@@ -45,3 +45,47 @@ def test_a_file_of_other_columns_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a start of"):
         R.append(out, ["1"] * len(R.COLUMNS))
     assert out.read_text() == "when\twhat\n1\t2\n"
+
+
+STAT = """cpu  100 5 20 800 10 0 5 60 7 0
+cpu0 50 2 10 400 5 0 2 30 7 0
+intr 12345
+"""
+
+
+def test_steal_is_the_hosts_share_of_the_cpu_time_between_two_readings() -> None:
+    # user nice system idle iowait irq softirq steal; guest (7) is inside user.
+    assert R.cpu_ticks(STAT) == (60, 1000)
+    assert R.cpu_ticks("intr 1\n") == (0, 0)
+    assert R.steal_pct("60 1000", "110 1200") == "25.0"
+    assert R.steal_pct("60 1000", "60 1000") == ""
+    with pytest.raises(ValueError, match="two integers"):
+        R.steal_pct("60", "110 1200")
+
+
+def test_cpu_ticks_prints_the_counters_that_the_row_takes() -> None:
+    r = subprocess.run([sys.executable, str(SCRIPT), "--cpu-ticks"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    steal, total = (int(x) for x in r.stdout.split())
+    assert 0 <= steal <= total
+    assert R.steal_pct(r.stdout, f"{steal} {total + 100}") == "0.0"
+
+
+def test_a_row_carries_the_steal_of_its_training(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "B-seed1"
+    run.mkdir()
+    (run / "latest.json").write_text('{"variant": "thai", "iteration": 24, "games": 2000, "elapsed_s": 300}')
+    (run / "metrics.csv").write_text("step,name,value\n1,selfplay/game_length,60\n2,selfplay/game_length,64\n")
+    ladder = tmp_path / "B-seed1.ladder.txt"
+    ladder.write_text("model: 200 games against 6 rungs\nelo 1487 [1440, 1534]\n")
+    out = tmp_path / "thai.tsv"
+    args = ["--run", str(run), "--ladder", str(ladder), "--config", str(SCRIPT), "--lever", "x",
+            "--arm", "B", "--seed", "1", "--budget", "5", "--out", str(out)]
+    assert R.main(args + ["--ticks-before", "60 1000", "--ticks-after", "110 1200"]) == 0
+    assert "warning: the host took 25.0%" in capsys.readouterr().err
+    assert R.main(args) == 0
+    rows = [dict(zip(R.COLUMNS, line.split("\t"))) for line in out.read_text().splitlines()[1:]]
+    assert [r["steal_pct"] for r in rows] == ["25.0", ""]
+    assert rows[0]["iterations"] == "24" and rows[0]["plies_per_game"] == "62.0" and rows[0]["ladder_elo"] == "1487"
+    assert R.main(args + ["--ticks-before", "60", "--ticks-after", "110 1200"]) == 1
+    assert "two integers" in capsys.readouterr().err
