@@ -18,8 +18,9 @@
 # not run again (RERUN="B3 A1" runs those sides and seeds again: the newer row
 # is the one counted, the older stays in the file), and a row of another
 # machine is not counted. Each row records the share of CPU time the host
-# stole while the run trained (steal_pct; it warns above 5%: on a virtual
-# machine a busy host shortens a wall budget as other load would). It prints each
+# stole while the run trained (steal_pct, warned of above results_row.py's
+# STEAL_WARN: on a virtual machine a busy host shortens a wall budget as
+# other load would). It prints each
 # placement and the mean Elo difference B - A with its 95% interval (Welch's t
 # over the K Elos of each side, which holds the training noise and the
 # placement noise together; with K = 1 the two placements' own intervals).
