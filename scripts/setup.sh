@@ -16,7 +16,7 @@ TORCH=$(sed -n 's/^torch==//p' python/constraints.txt)
 if need "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH')"; then
     pip "torch==$TORCH"
 fi
-if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis, selenium, mkdocs, mkdocstrings_handlers.python"; then
+if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, ruff, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis, selenium, mkdocs, mkdocstrings_handlers.python"; then
     pip -r python/requirements-dev.txt
 fi
 # The browser tests of rafle serve (python/tests/test_browser.py): Debian's

@@ -11,7 +11,7 @@ CONFIG=${1:-configs/thai.toml}
 bash scripts/setup.sh
 . scripts/env.sh
 cargo build --release -p rafle-zero
-OUT=$(sed -n 's/^out_dir *= *"\(.*\)"/\1/p' "$CONFIG" | head -1)
+OUT=$(target/release/rafle config "$CONFIG" | sed -n 's/^out_dir = "\(.*\)"/\1/p')
 time target/release/rafle train --config "$CONFIG"
 echo "plots: $OUT/plots/   model: $OUT/latest.safetensors"
 echo "play it: target/release/rafle eval --variant thai --model $OUT/latest.safetensors --vs alphabeta:2 --games 20"

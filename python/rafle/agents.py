@@ -102,9 +102,9 @@ class Player:
         model = _rafle.model_spec(spec)
         self._native: Union[SpecPlayer, NetworkAgent]
         if model is None:
-            engine = {"level": level, "params": [(str(k), _param(v)) for k, v in self.params.items()]}
+            pairs = [(str(k), _param(v)) for k, v in self.params.items()]
             self._native = SpecPlayer(
-                spec, variant, seed, timeout=timeout, concurrency=concurrency, egtb=self.egtb, **engine
+                spec, variant, seed, timeout=timeout, concurrency=concurrency, egtb=self.egtb, level=level, params=pairs
             )
         else:
             kind, target, sims = model

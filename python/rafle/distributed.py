@@ -3,6 +3,7 @@
     python -m rafle.distributed --config configs/thai.toml              # a local Ray instance
     python -m rafle.distributed --config configs/thai.toml --address auto   # a running cluster
     python -m rafle.distributed --resume runs/thai-ray                  # continue a killed run
+    python -m rafle.distributed --config configs/thai.toml --set run.seed=2 --set net.blocks=6
 
 It trains what ``rafle train`` trains, from the same TOML config, with the
 work spread out::
@@ -44,13 +45,12 @@ Ctrl-C stops the actors and writes a checkpoint. Ray is imported only here
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
@@ -198,6 +198,7 @@ def run(
     iterations: Optional[int] = None,
     minutes: Optional[float] = None,
     final_games: Optional[int] = None,
+    sets: Sequence[str] = (),
     quiet: bool = False,
     on_iteration: Optional[Callable[[RunState], None]] = None,
 ) -> RunState:
@@ -209,7 +210,6 @@ def run(
 
     import rafle
     from rafle import learner as L
-    from rafle import model
 
     try:
         import ray
@@ -221,11 +221,15 @@ def run(
     if resume is not None:
         if out is not None:
             raise ValueError("--out cannot be combined with --resume (the run stays in its folder)")
+        if sets:
+            raise ValueError("--set cannot be combined with --resume (the run keeps its config)")
         learner, meta = L.load_learner(resume)
         cfg = meta["config"]
         run_dir = Path(resume)
     else:
-        cfg = rafle._rafle.load_config(config)  # checked as `rafle train` checks it
+        # Bases merged and `sets` applied, checked as `rafle train` checks it.
+        assert config is not None  # exactly one of config and resume
+        cfg = rafle._rafle.load_config(config, list(sets))
         meta = {}
         if out is not None:
             cfg["run"]["out_dir"] = out
@@ -258,7 +262,9 @@ def run(
     resumed = None
     if resume is not None and (run_dir / L.REPLAY).is_file():
         resumed = L.load_replay_arrays(run_dir, cfg)
-    replay = ray.remote(ReplayActor).options(num_cpus=0).remote(t["replay_window"], resumed)
+    # Actor handles: their methods are called through `.remote`, which the
+    # classes' own types do not show.
+    replay: Any = ray.remote(ReplayActor).options(num_cpus=0).remote(t["replay_window"], resumed)
     if resume is None:
         # The [bootstrap] teacher start, before the actors get their weights.
         taught = time.time()
@@ -269,7 +275,7 @@ def run(
         if boot:
             metrics.log(0, learner.step_count, elapsed_before, boot)
     worker_cls = ray.remote(SelfPlayWorker)
-    workers = [
+    workers: List[Any] = [
         worker_cls.options(num_cpus=d["cpus_per_worker"], num_gpus=d["gpus_per_worker"], max_restarts=-1,
                            max_task_retries=0).remote(cfg, i)
         for i in range(d["workers"])
@@ -349,14 +355,14 @@ def run(
                 batches = ray.get(replay.sample.remote(steps, t["batch_size"], seed))
             lags: List[float] = []
 
-            def tensors() -> Iterator[Dict[str, Any]]:
+            def tensors(batches: List[Dict[str, Any]], lags: List[float]) -> Iterator[Dict[str, Any]]:
                 for b in batches:
                     lags.append(float(np.mean(learner.step_count - b["version"])))
                     # Arrays from the object store are read-only: torch copies them.
                     yield {k: torch.tensor(b[k]) for k in L.BATCH_KEYS}
 
             logs = L.train_iteration(
-                learner, tensors(), lambda: max(learner.step_count / total_steps, elapsed() / limit if limit else 0.0),
+                learner, tensors(batches, lags), lambda: max(learner.step_count / total_steps, elapsed() / limit if limit else 0.0),
                 sp, sp_s, overlapped=True)
             train_s = logs["time/train_s"]
             if lags:
@@ -377,9 +383,11 @@ def run(
             losses = (f"policy {logs['loss/policy']:.3f} value {logs['loss/value']:.3f}" if "loss/policy" in logs
                       else f"filling replay {size}/{t['min_replay']}")
             _say(bar, f"iter {state.iteration:>3} | {int(sp.get('games', 0))} games | "
-                      f"{logs['distributed/samples_per_s']:.0f} samples/s, {logs['selfplay/nn_evals_per_s']:.0f} evals/s, "
+                      f"{logs['distributed/samples_per_s']:.0f} samples/s, "
+                      f"{logs['selfplay/nn_evals_per_s']:.0f} evals/s, "
                       f"batch {logs['selfplay/avg_batch']:.0f} | {learner.step_count} steps, {losses} | "
-                      f"lag {logs.get('distributed/policy_lag', 0):.1f} | {sp_s:.0f}+{train_s:.0f}s, total {elapsed():.0f}s")
+                      f"lag {logs.get('distributed/policy_lag', 0):.1f} | "
+                      f"{sp_s:.0f}+{train_s:.0f}s, total {elapsed():.0f}s")
             bar.update(1)
             if state.iteration % run_cfg["checkpoint_every"] == 0:
                 checkpoint()
@@ -425,11 +433,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--iterations", type=int, help="override run.iterations")
     p.add_argument("--minutes", type=float, help="override run.time_limit_min")
     p.add_argument("--final-games", type=int, help="override eval.final_games")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
+                   help="change one field of the config, as rafle train --set does (repeatable)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     a = p.parse_args(argv)
     try:
         run(a.config, address=a.address, resume=a.resume, out=a.out, iterations=a.iterations, minutes=a.minutes,
-            final_games=a.final_games, quiet=a.quiet)
+            final_games=a.final_games, sets=a.sets, quiet=a.quiet)
     except (ValueError, ImportError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -28,7 +28,7 @@ import json
 import math
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 import torch
@@ -128,7 +128,7 @@ def evaluate_opponents(
     dtype = inference_dtype(cfg, next(net.parameters()).device)
     agent = network_agent(net, cfg, dtype=dtype, name=f"model@{iteration}")
     scores: Dict[str, float] = {}
-    played = []
+    played: List[Tuple[str, int, int, int, Optional[Tuple[int, int, int, int, int]]]] = []
     for opponent in cfg["eval"]["opponents"]:
         r = rafle.evaluate(agent, opponent, variant=run["variant"], games=games,
                            seed=run["seed"] + iteration, progress=progress)
@@ -137,7 +137,8 @@ def evaluate_opponents(
         scores[f"eval/score_vs_{opponent}"] = r.score
         scores[f"eval/games_vs_{opponent}"] = float(r.games)
         scores.setdefault("eval/elo", clamped_elo(r.score, r.games))
-        played.append((opponent, r.wins, r.draws, r.losses, tuple(r.pentanomial)))
+        p = r.pentanomial
+        played.append((opponent, r.wins, r.draws, r.losses, (p[0], p[1], p[2], p[3], p[4])))
     implied = _rafle.ladder_implied(run["variant"], played)
     if implied is not None:
         elo, lo, hi, line = implied
@@ -346,8 +347,8 @@ def bootstrap(
     size = cfg["train"]["batch_size"]
     batches = (own.sample(size, rng, learner.device) for _ in range(int(t["steps"])))
     logs = train_steps(learner, batches, lambda: 0.0)
-    w, d, l = t["results"]
-    say(f"bootstrap | {t['games']} games of {b['player']} (first mover W {w} D {d} L {l}, "
+    wins, draws, losses = t["results"]
+    say(f"bootstrap | {t['games']} games of {b['player']} (first mover W {wins} D {draws} L {losses}, "
         f"{t['plies'] / max(t['games'], 1):.0f} plies) in {t['seconds']:.0f}s | {t['positions']} positions, "
         f"{t['steps']} steps, policy {logs.get('loss/policy', 0.0):.3f} value {logs.get('loss/value', 0.0):.3f}")
     return {

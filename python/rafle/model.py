@@ -126,7 +126,7 @@ class RafleNet(nn.Module):
         missing = [k for k in SHAPE_KEYS if k not in shape]
         if missing:
             raise ValueError(f"network shape lacks {missing}")
-        return cls(*(int(shape[k]) for k in SHAPE_KEYS), variant=str(shape.get("variant", "")))
+        return cls(**{k: int(shape[k]) for k in SHAPE_KEYS}, variant=str(shape.get("variant", "")))
 
     def forward(self, obs: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """(policy logits [B, A], WDL logits [B, 3]) for obs [B, C, N, N]."""

@@ -7,7 +7,7 @@ marked ``sh``, ``bash`` or ``console`` (the lines after ``$ ``) run with
 bash, ``set -euo pipefail``, ``target/release/rafle`` and this Python
 first on the PATH. A page's blocks run in a scratch folder that links every
 top-level entry of the repository, so `configs/`, `target/release/rafle`
-and `scripts/` are where the docs say, and what the examples write
+and `scripts/`, `tools/` are where the docs say, and what the examples write
 (games.pdn, runs/, egtb/) lands in the scratch folder. Other languages
 (``text``, ``toml``, ``yaml``) are shown, not run.
 

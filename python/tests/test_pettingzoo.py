@@ -24,7 +24,7 @@ import rafle.pettingzoo  # noqa: E402
 from rafle.pettingzoo import env as make_env  # noqa: E402
 from rafle.pettingzoo import parallel_env  # noqa: E402
 
-from endgames import FINAL_MOVE, mover_reward, winner_of  # noqa: E402
+from endgames import FINAL_MOVE, mover_reward  # noqa: E402
 
 variants = pytest.mark.parametrize("variant", rafle.VARIANTS)
 # Dict observations (observation + action_mask) are what PettingZoo asks for
@@ -102,7 +102,7 @@ def test_max_cycles_counts_the_steps_of_each_agent(variant: str) -> None:
     assert steps == 2 * 5  # a cycle is one step of each agent
     p = parallel_env(variant, max_cycles=5)
     p.reset()
-    for n in range(1, 10):
+    for n in range(1, 10):  # noqa: B007 (n, the cycles played, is read after the loop)
         *_, truncations, _ = p.step({a: p.action_space(a).sample() for a in p.agents})
         if any(truncations.values()):
             break
@@ -224,7 +224,7 @@ def test_render_during_random_play(variant: str) -> None:
     e = make_env(variant=variant, render_mode="ansi", max_plies=60)
     e.reset()
     rng = np.random.default_rng(1)
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, terminated, truncated, _ = e.last()
         assert "to move" in e.render() or "game over" in e.render()
         e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))

@@ -108,7 +108,6 @@ def test_game_of_an_env_mid_capture(variant: str, how: str) -> None:
 
 def adapters() -> dict[str, Callable[[str], Any]]:
     gym = pytest.importorskip("gymnasium")
-    import rafle.gym
 
     return {
         "GameEnv": lambda v: gym.make(f"rafle/{v}-v0"),

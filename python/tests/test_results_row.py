@@ -1,20 +1,21 @@
-"""scripts/results_row.py, the rows of configs/results/<variant>.tsv: every
+"""tools/results_row.py, the rows of configs/results/<variant>.tsv: every
 row names its machine, and a file written before a column existed gets it."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import BINARY, ROOT
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tools"))
 import results_row as R  # noqa: E402
 
-SCRIPT = ROOT / "scripts" / "results_row.py"
+SCRIPT = ROOT / "tools" / "results_row.py"
 
 
 def test_the_machine_label_is_what_ab_sh_reads() -> None:
@@ -79,13 +80,33 @@ def test_a_row_carries_the_steal_of_its_training(tmp_path: Path, capsys: pytest.
     ladder = tmp_path / "B-seed1.ladder.txt"
     ladder.write_text("model: 200 games against 6 rungs\nelo 1487 [1440, 1534]\n")
     out = tmp_path / "thai.tsv"
-    args = ["--run", str(run), "--ladder", str(ladder), "--config", str(SCRIPT), "--lever", "x",
+    if not BINARY.is_file():
+        pytest.skip(f"{BINARY} not built (cargo build --release -p rafle-zero)")
+    arm = ROOT / "configs" / "results" / "thai" / "net-depth.toml"
+    args = ["--run", str(run), "--ladder", str(ladder), "--config", str(arm), "--lever", "x",
             "--arm", "B", "--seed", "1", "--budget", "5", "--out", str(out)]
     assert R.main(args + ["--ticks-before", "60 1000", "--ticks-after", "110 1200"]) == 0
     assert "warning: the host took 25.0%" in capsys.readouterr().err
     assert R.main(args) == 0
     rows = [dict(zip(R.COLUMNS, line.split("\t"))) for line in out.read_text().splitlines()[1:]]
     assert [r["steal_pct"] for r in rows] == ["25.0", ""]
+    assert rows[0]["config_sha"] == R.config_sha(arm, BINARY)
     assert rows[0]["iterations"] == "24" and rows[0]["plies_per_game"] == "62.0" and rows[0]["ladder_elo"] == "1487"
     assert R.main(args + ["--ticks-before", "60", "--ticks-after", "110 1200"]) == 1
     assert "two integers" in capsys.readouterr().err
+
+
+def test_the_config_sha_hashes_the_settings_not_the_file(tmp_path: Path) -> None:
+    if not BINARY.is_file():
+        pytest.skip(f"{BINARY} not built (cargo build --release -p rafle-zero)")
+    arm = ROOT / "configs" / "results" / "thai" / "net-depth.toml"
+    whole = tmp_path / "whole.toml"
+    printed = subprocess.run([str(BINARY), "config", str(arm)], capture_output=True, text=True, check=True).stdout
+    whole.write_text("# the same settings, written out\n" + printed)
+    recipe = R.config_sha(ROOT / "configs" / "thai.toml", BINARY)
+    assert R.config_sha(arm, BINARY) == R.config_sha(whole, BINARY) != recipe
+    r = subprocess.run([sys.executable, str(SCRIPT), "--config-sha", str(arm)], capture_output=True, text=True,
+                       env={**os.environ, "RAFLE": str(BINARY)})
+    assert r.returncode == 0 and r.stdout.strip() == R.config_sha(arm, BINARY), r.stderr
+    with pytest.raises(ValueError, match="rafle config"):
+        R.config_sha(tmp_path / "missing.toml", BINARY)

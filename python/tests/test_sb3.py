@@ -95,6 +95,6 @@ def test_the_example_trains_and_evaluates() -> None:
     assert done.returncode == 0, done.stderr
     scores = re.findall(r"^vs (\S+): score ([0-9.]+)% \(\+(\d+) =(\d+) -(\d+)\)", done.stdout, re.M)
     assert [s[0] for s in scores] == ["random", "alphabeta:2"], done.stdout
-    for _, score, w, d, l in scores:
-        assert int(w) + int(d) + int(l) == 4
-        assert float(score) == pytest.approx(100 * (int(w) + int(d) / 2) / 4)
+    for _, score, wins, draws, losses in scores:
+        assert int(wins) + int(draws) + int(losses) == 4
+        assert float(score) == pytest.approx(100 * (int(wins) + int(draws) / 2) / 4)

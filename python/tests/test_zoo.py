@@ -64,7 +64,7 @@ def test_a_variant_without_a_shipped_model_is_a_value_error(
         rafle.Player(f"zoo:{missing}", missing)
 
 
-SHIP = ZOO.parent.parent.parent / "scripts" / "ship_model.py"
+SHIP = ZOO.parent.parent.parent / "tools" / "ship_model.py"
 
 
 @pytest.mark.parametrize("content", [None, "not json"])
@@ -87,13 +87,13 @@ def test_ship_model_rejects_what_is_not_a_checkpoint(tmp_path: Path, content: st
 
 def test_the_pages_models_table_is_the_cards() -> None:
     """The models table of README.md and docs/how-to/zoo.md is
-    scripts/zoo_table.py's rendering of the shipped cards: rerun it with
+    tools/zoo_table.py's rendering of the shipped cards: rerun it with
     --write after shipping or measuring."""
     spec = importlib.util.spec_from_file_location("zoo_table", SHIP.parent / "zoo_table.py")
     zoo_table = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(zoo_table)
     for page in zoo_table.PAGES:
-        assert zoo_table.in_page(page.read_text()) == zoo_table.table(), f"{page.name}: run scripts/zoo_table.py --write"
+        assert zoo_table.in_page(page.read_text()) == zoo_table.table(), f"{page.name}: run tools/zoo_table.py --write"
 
 
 @pytest.mark.parametrize("args", [["--card", "thai"], ["--card", "thai", "--vs", "missing.txt"], []])

@@ -3,7 +3,7 @@
 //! Bitboard positions ([`Position`]), one rules description per variant
 //! ([`variant`]), a move generator generic over it ([`movegen`]), PDN FEN and
 //! move notation ([`fen`], [`notation`]), the draw rules' state of a line of
-//! play ([`draws`]), games ([`Game`]), perft ([`perft`]) and an SVG picture
+//! play ([`draws`]), games ([`Game`]), random openings ([`opening`]), perft ([`perft`]) and an SVG picture
 //! of the board ([`svg`]); [`atomic`] replaces files whole for every crate
 //! that writes them. The rules are those of the rule book, [`rules`]
 //! (`crates/rafle-core/RULES.md`): every rule with the code that enforces it
@@ -22,6 +22,7 @@ pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod opening;
 pub mod perft;
 pub mod position;
 pub mod rng;
@@ -37,6 +38,7 @@ pub use error::Error;
 pub use fen::{parse_fen, to_fen};
 pub use game::{EndReason, Game, Outcome};
 pub use moves::{Move, MoveList, MAX_JUMPS};
+pub use opening::random_opening;
 pub use position::{KingRun, Piece, Position};
 pub use svg::{board_svg, SvgOptions};
 pub use text::board_text;

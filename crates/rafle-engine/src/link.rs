@@ -25,6 +25,18 @@ pub enum Silence {
     Stopped,
 }
 
+/// What the reading thread does after a message longer than its limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlong {
+    /// Skip the rest of it and go on reading (an engine's stray long line).
+    Skip,
+    /// Stop reading and drop the source: a DXP peer past the protocol's
+    /// length is broken or hostile, and a socket still read (even shut
+    /// down, Linux goes on delivering) would be drained for as long as the
+    /// peer sends.
+    Stop,
+}
+
 /// Messages read by a background thread.
 #[derive(Debug)]
 pub struct Inbox {
@@ -35,10 +47,16 @@ impl Inbox {
     /// Reads `source` on a thread, splitting at `end` (b'\n' or 0); a
     /// trailing `\r` is dropped. A message longer than `max` bytes is
     /// handed over cut to `max + 1` bytes (the reader's parser rejects it:
-    /// its length says why) and the rest of it is skipped, so a peer that
-    /// never sends the terminator holds at most `max` bytes here. The
-    /// thread ends with the source, or when the inbox is dropped.
-    pub fn spawn<R: Read + Send + 'static>(mut source: R, end: u8, max: usize) -> Inbox {
+    /// its length says why); then the rest of it is skipped or the reading
+    /// stops, as `overlong` says, so a peer that never sends the
+    /// terminator holds at most `max` bytes here. The thread ends with the
+    /// source, or when the inbox is dropped.
+    pub fn spawn<R: Read + Send + 'static>(
+        mut source: R,
+        end: u8,
+        max: usize,
+        overlong: Overlong,
+    ) -> Inbox {
         // Bounded: a peer that floods messages faster than they are read
         // waits on its socket (TCP pushes back) instead of filling memory.
         let (tx, rx) = sync_channel(QUEUE);
@@ -62,7 +80,7 @@ impl Inbox {
                     } else if !skipping {
                         pending.push(b);
                         if pending.len() > max {
-                            if tx.send(text_of(&pending)).is_err() {
+                            if tx.send(text_of(&pending)).is_err() || overlong == Overlong::Stop {
                                 return;
                             }
                             pending.clear();
@@ -168,18 +186,18 @@ mod tests {
 
     #[test]
     fn messages_are_split_and_waits_end() {
-        let inbox = Inbox::spawn(&b"hub\r\nwait\nlast"[..], b'\n', 100);
+        let inbox = Inbox::spawn(&b"hub\r\nwait\nlast"[..], b'\n', 100, Overlong::Skip);
         let s = Duration::from_secs(5);
         assert_eq!(inbox.recv(s, None), Ok("hub".into()));
         assert_eq!(inbox.recv(s, None), Ok("wait".into()));
         assert_eq!(inbox.recv(s, None), Ok("last".into()));
         assert_eq!(inbox.recv(s, None), Err(Silence::Closed));
-        let inbox = Inbox::spawn(&b"R01\0M0000322800\0"[..], 0, 100);
+        let inbox = Inbox::spawn(&b"R01\0M0000322800\0"[..], 0, 100, Overlong::Stop);
         assert_eq!(inbox.recv(s, None), Ok("R01".into()));
         assert_eq!(inbox.recv(s, None), Ok("M0000322800".into()));
         // A source that never speaks: a timeout, or the stop flag.
         let (_keep, quiet) = std::os::unix::net::UnixStream::pair().unwrap();
-        let inbox = Inbox::spawn(quiet, b'\n', 100);
+        let inbox = Inbox::spawn(quiet, b'\n', 100, Overlong::Skip);
         let t = Instant::now();
         assert_eq!(
             inbox.recv(Duration::from_millis(150), None),
@@ -189,10 +207,14 @@ mod tests {
         let stop = AtomicBool::new(true);
         assert_eq!(inbox.recv(s, Some(&stop)), Err(Silence::Stopped));
         // Too long: cut one byte past the limit, the rest skipped.
-        let inbox = Inbox::spawn(&b"abcdefgh\0ok\0abc"[..], 0, 4);
+        let inbox = Inbox::spawn(&b"abcdefgh\0ok\0abc"[..], 0, 4, Overlong::Skip);
         assert_eq!(inbox.recv(s, None), Ok("abcde".into()));
         assert_eq!(inbox.recv(s, None), Ok("ok".into()));
         assert_eq!(inbox.recv(s, None), Ok("abc".into()));
+        assert_eq!(inbox.recv(s, None), Err(Silence::Closed));
+        // Or cut, and nothing read after it.
+        let inbox = Inbox::spawn(&b"abcdefgh\0ok\0abc"[..], 0, 4, Overlong::Stop);
+        assert_eq!(inbox.recv(s, None), Ok("abcde".into()));
         assert_eq!(inbox.recv(s, None), Err(Silence::Closed));
     }
 

@@ -185,6 +185,37 @@ fn hostile_messages_close_their_connection_and_the_server_goes_on() {
 }
 
 #[test]
+fn a_sender_past_the_length_limit_is_cut_off_not_drained() {
+    // 200 MB without a terminator: the server closes the connection once
+    // the message passes its length, so the writer fails after what the
+    // kernel's socket buffers took (a few MB), long before the end.
+    let addr = start(Limits::default());
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_write_timeout(Some(STUCK)).unwrap();
+    let chunk = vec![b'C'; 64 * 1024];
+    let mut sent = 0usize;
+    while sent < 200 << 20 {
+        match s.write(&chunk) {
+            Ok(n) => sent += n,
+            Err(e) => {
+                assert_ne!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock,
+                    "the server stopped reading but kept the connection"
+                );
+                break;
+            }
+        }
+    }
+    assert!(
+        sent < 32 << 20,
+        "the server read {sent} bytes of an over-long message"
+    );
+    let mut conn = connect(addr);
+    assert!(honest_game(&mut conn).is_ok());
+}
+
+#[test]
 fn an_honest_initiator_plays_on_through_a_hundred_hostile_connections() {
     let addr = start(Limits::default());
     let span = Duration::from_secs(2);

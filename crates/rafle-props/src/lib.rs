@@ -7,8 +7,8 @@
 //! The same functions run three ways: as cargo-fuzz targets
 //! (`fuzz/fuzz_targets/*.rs`, one per function, same name), on the corpus
 //! those campaigns kept (`fuzz/corpus/<name>/`, replayed by
-//! `tests/corpus.rs` in the default test run) and on proptest's random
-//! inputs (`tests/props.rs`). [`TARGETS`] lists them.
+//! `tests/it/corpus.rs` in the default test run) and on proptest's random
+//! inputs (`tests/it/props.rs`). [`TARGETS`] lists them.
 
 use rafle_core::{parse_fen, to_fen, Game, Variant};
 use rafle_engine::dxp::message::Message;

@@ -279,15 +279,22 @@ impl SelfPlay {
 /// A run config from a path (TOML) or from a dict of its tables, checked
 /// as `rafle train` checks it.
 pub fn config_of(config: &Bound<'_, PyAny>) -> PyResult<Config> {
+    config_with(config, &[])
+}
+
+/// [`config_of`] with `sets` (`table.field=value`, as `rafle train --set`
+/// takes them) applied.
+fn config_with(config: &Bound<'_, PyAny>, sets: &[String]) -> PyResult<Config> {
+    let error = |e: anyhow::Error| value_error(format!("{e:#}"));
     if let Ok(d) = config.cast::<PyDict>() {
         let cfg: Config = from_object(object(d)?)?;
-        cfg.validate().map_err(|e| value_error(format!("{e:#}")))?;
-        return Ok(cfg);
+        cfg.validate().map_err(error)?;
+        return cfg.with_sets(sets).map_err(error);
     }
     let path: std::path::PathBuf = config
         .extract()
         .map_err(|_| value_error("config is a path or a dict of the config's tables"))?;
-    Config::load(&path).map_err(|e| value_error(format!("{e:#}")))
+    Config::load_with(&path, sets).map_err(error)
 }
 
 /// The `[bootstrap]` teacher of a config: its games (rafle-train's
@@ -339,12 +346,16 @@ pub fn teach<'py>(
     Ok((arrays, stats))
 }
 
-/// A `rafle train` config file, checked as `rafle train` checks it, as a
-/// dict of its tables (what `python -m rafle.distributed` reads).
+/// A `rafle train` config file (its bases merged) or dict, with `set`
+/// (`["table.field=value", ...]`, as `rafle train --set` takes them)
+/// applied, checked as `rafle train` checks it, as a dict of its tables
+/// (what `python -m rafle.distributed` reads).
 #[pyfunction]
+#[pyo3(signature = (config, set = Vec::new()))]
 pub fn load_config<'py>(
     py: Python<'py>,
     config: &Bound<'py, PyAny>,
+    set: Vec<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    to_py(py, &config_of(config)?)
+    to_py(py, &config_with(config, &set)?)
 }

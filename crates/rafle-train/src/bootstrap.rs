@@ -12,7 +12,7 @@ use crate::config::{BootstrapConfig, BootstrapPolicy, BootstrapValue};
 use crate::sample::{game_samples_taught, Sample};
 use anyhow::{anyhow, Result};
 use rafle_core::rng::Rng;
-use rafle_core::{Game, Move, Variant};
+use rafle_core::{random_opening, Game, Move, Variant};
 use rafle_search::{parse_player, PlayerFactory};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -83,10 +83,11 @@ pub fn teach(
     Ok(out)
 }
 
-/// One teacher game: `cfg.opening_plies` random plies, then the teacher on
-/// both sides until the game ends or `max_plies` (a draw). Returns its
-/// samples, whether the first side to move after the opening won (None: a
-/// draw) and the plies played by the teacher.
+/// One teacher game: `cfg.opening_plies` random plies
+/// ([`rafle_core::opening`]), then the teacher on both sides until the game
+/// ends or reaches `max_plies` plies, the opening's counted (a draw).
+/// Returns its samples, whether the first side to move after the opening
+/// won (None: a draw) and the plies played by the teacher.
 fn one_game(
     teacher: &PlayerFactory,
     cfg: &BootstrapConfig,
@@ -97,14 +98,11 @@ fn one_game(
 ) -> (Vec<Sample>, Option<bool>, u32) {
     let mut rng = Rng::stream(seed, i);
     let mut game = Game::new(variant);
-    for _ in 0..cfg.opening_plies {
-        if game.is_over() {
-            break;
-        }
-        let moves = game.legal_moves();
-        let m = moves[rng.below(moves.len())];
-        game.play(&m).expect("a legal move plays");
+    let opening = random_opening(variant, &[], cfg.opening_plies as usize, &mut rng);
+    for m in &opening {
+        game.play(m).expect("an opening's move plays");
     }
+    let max_plies = max_plies.saturating_sub(opening.len() as u32);
     // The samples start after the opening: a game from that position.
     let mut game = Game::from_position(variant, *game.position());
     let first = game.position().side;

@@ -1,5 +1,7 @@
 //! The run configuration: one TOML file (see `configs/`), one struct per
-//! section. Every field is documented here; unknown fields are errors
+//! section; an experiment's file may name a base recipe and hold only what
+//! it changes, and `--set table.field=value` changes a field from the
+//! command line ([`crate::overlay`]). Every field is documented here; unknown fields are errors
 //! (serde `deny_unknown_fields`), a choice outside its enum is an error
 //! listing the choices, and [`Config::validate`] names the field of any
 //! out-of-range value.
@@ -15,6 +17,8 @@ use anyhow::{bail, Context, Result};
 use rafle_core::Variant;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::overlay;
 
 pub use rafle_search::network::{Algorithm, SearchParams};
 
@@ -64,7 +68,9 @@ pub struct BootstrapConfig {
     /// The teacher: a player spec that needs no network (`alphabeta:3`,
     /// `uct:400`, `egtb` with tables, an engine through `hub:`...).
     pub player: String,
-    /// Random plies opening each teacher game.
+    /// Random plies opening each teacher game, as `selfplay.opening_plies`
+    /// opens self-play's (exactly this many, none ending the game; they
+    /// count towards `selfplay.max_plies`).
     pub opening_plies: u32,
     /// Passes over the teacher's positions (all of them, also those beyond
     /// train.replay_window): training steps = positions x epochs /
@@ -323,12 +329,15 @@ pub struct SelfPlayConfig {
     pub positions_per_iteration: usize,
     /// A game is cut (scored as a draw) after this many plies.
     pub max_plies: u32,
-    /// Each game opens with k uniformly random full moves, k drawn
-    /// uniformly from 0..=opening_plies (0: every game starts at the start
-    /// position). The random moves are not training positions. Varied
-    /// starts keep the games from settling into the network's own few
-    /// openings, so the network also learns the positions a match from
-    /// random openings (the arena's `opening_plies`) leads to.
+    /// Each game opens with exactly this many uniformly random plies, none
+    /// ending the game (0: every game starts at the start position), as
+    /// the arena's, the ladder's and the teacher's games open
+    /// (`rafle_core::opening`; until 2026-12-07 self-play drew the count
+    /// uniformly from 0..=opening_plies). The random plies are not training
+    /// positions and count towards `max_plies`. Varied starts keep the
+    /// games from settling into the network's own few openings, so the
+    /// network also learns the positions a match from random openings leads
+    /// to.
     #[serde(default)]
     pub opening_plies: u32,
 }
@@ -482,15 +491,49 @@ pub struct EvalConfig {
 }
 
 impl Config {
-    /// Reads and validates a TOML file.
+    /// Reads and validates a TOML file (and its bases: [`crate::overlay`]).
     pub fn load(path: &Path) -> Result<Config> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read config {}", path.display()))?;
-        Config::parse(&text).with_context(|| format!("config {}", path.display()))
+        Config::load_with(path, &[])
+    }
+
+    /// Reads a TOML file and its bases, applies `sets` (`table.field=value`,
+    /// as `rafle train --set` takes them) and validates the result.
+    pub fn load_with(path: &Path, sets: &[String]) -> Result<Config> {
+        let layered = overlay::read(path)?;
+        let context = || format!("config {}", path.display());
+        if layered.files.len() == 1 && sets.is_empty() {
+            return Config::parse(&layered.text).with_context(context);
+        }
+        let mut table = layered.table;
+        for s in sets {
+            overlay::set(&mut table, s)?;
+        }
+        Config::from_table(table).with_context(context)
     }
 
     /// Parses and validates TOML text.
     pub fn parse(text: &str) -> Result<Config> {
+        Config::parse_text(text, true)
+    }
+
+    /// Reads and validates a config given as a TOML table (files merged,
+    /// settings changed); errors name the field.
+    pub fn from_table(table: toml::Table) -> Result<Config> {
+        let text = toml::to_string(&table).context("the config is not TOML")?;
+        // Line numbers would point into this merged text: the field says it.
+        Config::parse_text(&text, false)
+    }
+
+    /// This configuration with `sets` applied (`table.field=value`), checked.
+    pub fn with_sets(&self, sets: &[String]) -> Result<Config> {
+        let mut table: toml::Table = self.to_toml().parse().expect("a Config's TOML reads back");
+        for s in sets {
+            overlay::set(&mut table, s)?;
+        }
+        Config::from_table(table)
+    }
+
+    fn parse_text(text: &str, with_lines: bool) -> Result<Config> {
         let cfg: Config = toml::from_str(text).map_err(|e| {
             // toml's message spans several lines (source excerpt); keep it on one.
             let msg = e.message().to_string();
@@ -498,9 +541,11 @@ impl Config {
                 Some(s) => {
                     let before = &text[..s.start.min(text.len())];
                     let line = before.matches('\n').count() + 1;
-                    match field_at(text, line) {
-                        Some(field) => anyhow::anyhow!("{field}: {msg} (line {line})"),
-                        None => anyhow::anyhow!("{msg} (line {line})"),
+                    match (field_at(text, line), with_lines) {
+                        (Some(field), true) => anyhow::anyhow!("{field}: {msg} (line {line})"),
+                        (Some(field), false) => anyhow::anyhow!("{field}: {msg}"),
+                        (None, true) => anyhow::anyhow!("{msg} (line {line})"),
+                        (None, false) => anyhow::anyhow!("{msg}"),
                     }
                 }
                 None => anyhow::anyhow!("{msg}"),

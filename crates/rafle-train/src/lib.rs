@@ -4,6 +4,7 @@
 //! brings.
 //!
 //! - [`config`]: the run configuration (one TOML file, one struct per table).
+//! - [`overlay`]: config files built on a base recipe, and `--set key=value`.
 //! - [`checkpoint`]: a checkpoint's metadata (`latest.json`), read and checked.
 //! - [`bootstrap`]: a teacher's games as the first training samples.
 //! - [`selfplay`]: games in lockstep searching with one evaluator, turning
@@ -17,6 +18,7 @@ pub mod bootstrap;
 pub mod checkpoint;
 pub mod config;
 pub mod metrics;
+pub mod overlay;
 pub mod replay;
 pub mod sample;
 pub mod selfplay;

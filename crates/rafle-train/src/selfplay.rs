@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rafle_core::rng::Rng;
-use rafle_core::{Color, Variant};
+use rafle_core::{random_opening, Color, Variant};
 use rafle_env::{Env, EnvConfig, EnvError};
 
 use crate::config::SelfPlayConfig;
@@ -175,25 +175,17 @@ impl SelfPlayGame {
         g
     }
 
-    /// Back to the start position, then the random opening: k uniformly
-    /// random full moves, k uniform in 0..=opening_plies. An opening that
-    /// ends the game is drawn again.
+    /// Back to the start position, then the random opening
+    /// ([`rafle_core::opening`]: exactly `opening_plies` random plies, none
+    /// ending the game).
     fn start_game(&mut self) {
-        let most = self.budgets.opening_plies as usize;
-        'draw: loop {
-            self.env.reset();
-            if most == 0 {
-                return;
-            }
-            for _ in 0..self.rng.below(most + 1) {
-                let moves = self.env.legal_moves();
-                let m = moves[self.rng.below(moves.len())];
-                let info = self.env.play_move(&m).expect("a legal move plays");
-                if info.terminated || info.truncated {
-                    continue 'draw;
-                }
-            }
+        self.env.reset();
+        let plies = self.budgets.opening_plies as usize;
+        if plies == 0 {
             return;
+        }
+        for m in random_opening(self.env.variant(), &[], plies, &mut self.rng) {
+            self.env.play_move(&m).expect("an opening's move plays");
         }
     }
 

@@ -38,6 +38,8 @@ enum Command {
     /// Train a network by self-play (Gumbel AlphaZero).
     #[cfg(feature = "torch")]
     Train(cli::train::TrainArgs),
+    /// Print a run config's settings: its bases merged, `--set` applied, defaults written out.
+    Config(cli::config::ConfigArgs),
     /// Plot a run's metrics as PNG curves.
     Plot(cli::plot::PlotArgs),
     /// Read PDN files: replay every game, summarise, report the bad ones.
@@ -65,6 +67,7 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Eval(a) => cli::eval::run(a),
         #[cfg(feature = "torch")]
         Command::Train(a) => cli::train::run(a),
+        Command::Config(a) => cli::config::run(a),
         Command::Plot(a) => cli::plot::run(a),
         Command::Pdn(a) => cli::pdn::run(a),
         Command::Hub(a) => cli::hub::run(a),
@@ -129,5 +132,57 @@ fn main() {
     if let Err(e) = run(args.command) {
         eprintln!("error: {e:#}");
         std::process::exit(1);
+    }
+}
+
+/// The binary without the `torch` feature (no libtorch): the commands that
+/// need no network run, a network player is a clear error, and the help
+/// says what is missing. `tests/it/no_torch.rs` builds and runs these in
+/// the same target folder with every trace of torch removed.
+#[cfg(all(test, not(feature = "torch")))]
+mod without_torch {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
+        Args::try_parse_from(std::iter::once("rafle").chain(args.iter().copied()))
+            .map(|a| a.command)
+    }
+
+    #[test]
+    fn what_needs_no_network_runs() {
+        run(parse(&["perft", "--variant", "thai", "--depth", "3"]).unwrap()).unwrap();
+        let eval = [
+            "eval",
+            "--variant",
+            "thai",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+        ];
+        run(parse(&[&eval[..], &["--games", "2", "--quiet"]].concat()).unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_network_player_is_a_clear_error() {
+        let eval = [
+            "eval",
+            "--variant",
+            "thai",
+            "--a",
+            "zoo:thai",
+            "--b",
+            "random",
+        ];
+        let err = run(parse(&eval).unwrap()).unwrap_err();
+        assert!(format!("{err:#}").contains("`torch` feature"), "{err:#}");
+    }
+
+    #[test]
+    fn the_help_says_what_is_missing_and_train_is_not_there() {
+        let help = Args::command().render_long_help().to_string();
+        assert!(help.contains("without the `torch` feature"), "{help}");
+        assert!(parse(&["train", "--config", "configs/thai.toml"]).is_err());
     }
 }

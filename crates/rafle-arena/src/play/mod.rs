@@ -34,7 +34,7 @@ mod lockstep;
 use crate::elo::{Pentanomial, Sprt, SprtDecision, Wdl};
 use indicatif::{ProgressBar, ProgressStyle};
 use rafle_core::rng::Rng;
-use rafle_core::{Color, EndReason, Game, Move, Variant};
+use rafle_core::{random_opening, Color, EndReason, Game, Move, Variant};
 use rafle_egtb::Value;
 use rafle_search::network::{EvalError, EvalStats, SearchParams, SharedEvaluator};
 use rafle_search::tables::Tables;
@@ -53,7 +53,8 @@ pub struct ArenaConfig {
     /// Games per match (rounded up to an even number: pairs).
     pub games: usize,
     pub seed: u64,
-    /// Uniformly random plies at the start of each pair.
+    /// Uniformly random plies at the start of each pair
+    /// ([`rafle_core::opening`]: exactly this many, none ending the game).
     pub opening_plies: usize,
     /// Plies after which a game is adjudicated a draw.
     pub max_plies: usize,
@@ -335,31 +336,6 @@ pub struct MatchResult {
     pub b_network: Option<EvalStats>,
     /// Wall time of the match.
     pub seconds: f64,
-}
-
-/// `plies` uniformly random moves after `prefix` (played from the start
-/// position) that do not end the game (fewer if every try ended it).
-pub fn random_opening(variant: Variant, prefix: &[Move], plies: usize, rng: &mut Rng) -> Vec<Move> {
-    let mut start = Game::new(variant);
-    for m in prefix {
-        if start.play(m).is_err() {
-            break;
-        }
-    }
-    for _ in 0..100 {
-        let mut g = start.clone();
-        let mut added = 0;
-        while added < plies && !g.is_over() {
-            let legal = g.legal_moves();
-            let m = legal[rng.below(legal.len())];
-            let _ = g.play(&m);
-            added += 1;
-        }
-        if !g.is_over() {
-            return g.history().copied().collect();
-        }
-    }
-    start.history().copied().collect()
 }
 
 /// Reads an opening list: one opening per line, moves in PDN notation from

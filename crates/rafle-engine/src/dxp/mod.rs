@@ -6,7 +6,7 @@ pub mod client;
 pub mod message;
 pub mod server;
 
-use crate::link::{Inbox, Silence};
+use crate::link::{Inbox, Overlong, Silence};
 use message::Message;
 use std::cell::Cell;
 use std::io::Write;
@@ -38,7 +38,7 @@ impl Connection {
         let reader = stream.try_clone()?;
         Ok(Connection {
             stream,
-            inbox: Inbox::spawn(reader, 0, message::MAX_LEN),
+            inbox: Inbox::spawn(reader, 0, message::MAX_LEN, Overlong::Stop),
             pace: None,
             last_sent: Cell::new(None),
         })

@@ -21,7 +21,7 @@
 
 use super::syntax::Line;
 use crate::level::{Clock, Level, GRACE};
-use crate::link::{Inbox, Silence};
+use crate::link::{Inbox, Overlong, Silence};
 use crate::notation::{reversible_tail, Wire, WireMove, HUB};
 use crate::pool::Pool;
 use crate::{hub_variant, EngineOptions};
@@ -98,7 +98,7 @@ impl HubEngine {
         let mut engine = HubEngine {
             child,
             stdin,
-            inbox: Inbox::spawn(stdout, b'\n', super::MAX_LINE),
+            inbox: Inbox::spawn(stdout, b'\n', super::MAX_LINE, Overlong::Skip),
             stderr: tail,
             sent: VecDeque::new(),
             id: String::new(),

@@ -1,6 +1,7 @@
 //! Subcommands of the `rafle` binary, one module each.
 
 pub mod bench;
+pub mod config;
 pub mod dxp;
 pub mod egtb;
 pub mod eval;

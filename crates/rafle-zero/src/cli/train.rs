@@ -28,6 +28,11 @@ pub struct TrainArgs {
     /// Override eval.final_games (games per opponent at the end; 0 = none).
     #[arg(long)]
     pub final_games: Option<usize>,
+    /// Change one field of the config: `table.field=value`, the value in
+    /// TOML (`16`, `0.5`, `true`, `["a", "b"]`; other text is a string).
+    /// Repeatable; checked as the file is.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
     /// No progress bars (summary lines only).
     #[arg(long)]
     pub quiet: bool,
@@ -36,7 +41,7 @@ pub struct TrainArgs {
 pub fn run(a: TrainArgs) -> anyhow::Result<()> {
     let mut trainer = match (&a.config, &a.resume) {
         (Some(path), None) => {
-            let mut cfg = Config::load(path)?;
+            let mut cfg = Config::load_with(path, &a.sets)?;
             if let Some(out) = &a.out {
                 cfg.run.out_dir = out.display().to_string();
             }
@@ -55,6 +60,9 @@ pub fn run(a: TrainArgs) -> anyhow::Result<()> {
         (None, Some(dir)) => {
             if a.out.is_some() {
                 bail!("--out cannot be combined with --resume (the run stays in its folder)");
+            }
+            if !a.sets.is_empty() {
+                bail!("--set cannot be combined with --resume (the run keeps its config)");
             }
             // The config is read back from the checkpoint.
             let mut t = Trainer::resume(dir, a.quiet)?;

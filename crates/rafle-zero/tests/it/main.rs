@@ -1,0 +1,16 @@
+//! The integration tests of rafle-zero, one binary (one link) for all of
+//! them: the `rafle` binary and the trainer: the CLI, tables, engines, the
+//! ladder, the build without libtorch, training, the zoo.
+
+mod cli;
+mod common;
+mod egtb;
+mod engines;
+mod ladder;
+mod no_torch;
+#[path = "../../../rafle-core/tests/it/common/perft_data.rs"]
+mod perft_data;
+#[cfg(feature = "torch")]
+mod trainer;
+#[cfg(feature = "torch")]
+mod zoo;
