@@ -90,7 +90,7 @@ def test_set_changes_fields_and_names_what_is_wrong() -> None:
     assert rafle._rafle.load_config(rafle._rafle.load_config(thai), ["run.seed=7", "net.blocks=6",
                                     "bootstrap.player=alphabeta:4", 'eval.opponents=["random"]']) == cfg
     for bad, says in [("run.sed=1", "unknown field `sed`"), ("net.blocks=many", "net.blocks"),
-                      ("net.blocks=0", "net.blocks"), ("run.seed", "table.field=value"),
+                      ("train.lr=-1", "train.lr must be > 0"), ("run.seed", "table.field=value"),
                       ("base=x.toml", "base"), ("run.seed.x=1", "run.seed is not a table")]:
         with pytest.raises(ValueError, match=r"(?s)^[^\n]*$") as e:
             rafle._rafle.load_config(thai, [bad])

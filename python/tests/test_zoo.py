@@ -19,6 +19,7 @@ pytest.importorskip("safetensors")
 import rafle  # noqa: E402
 import rafle.agents  # noqa: E402
 from rafle import model as M  # noqa: E402
+from conftest import ROOT  # noqa: E402
 from rafle.agents import ZOO, shipped_models  # noqa: E402
 
 GAMES = 20
@@ -64,7 +65,7 @@ def test_a_variant_without_a_shipped_model_is_a_value_error(
         rafle.Player(f"zoo:{missing}", missing)
 
 
-SHIP = ZOO.parent.parent.parent / "tools" / "ship_model.py"
+SHIP = ROOT / "tools" / "ship_model.py"
 
 
 @pytest.mark.parametrize("content", [None, "not json"])

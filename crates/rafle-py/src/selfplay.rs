@@ -285,16 +285,16 @@ pub fn config_of(config: &Bound<'_, PyAny>) -> PyResult<Config> {
 /// [`config_of`] with `sets` (`table.field=value`, as `rafle train --set`
 /// takes them) applied.
 fn config_with(config: &Bound<'_, PyAny>, sets: &[String]) -> PyResult<Config> {
-    let error = |e: anyhow::Error| value_error(format!("{e:#}"));
-    if let Ok(d) = config.cast::<PyDict>() {
+    let cfg = if let Ok(d) = config.cast::<PyDict>() {
         let cfg: Config = from_object(object(d)?)?;
-        cfg.validate().map_err(error)?;
-        return cfg.with_sets(sets).map_err(error);
-    }
-    let path: std::path::PathBuf = config
-        .extract()
-        .map_err(|_| value_error("config is a path or a dict of the config's tables"))?;
-    Config::load_with(&path, sets).map_err(error)
+        cfg.validate().and_then(|()| cfg.with_sets(sets))
+    } else {
+        let path: std::path::PathBuf = config
+            .extract()
+            .map_err(|_| value_error("config is a path or a dict of the config's tables"))?;
+        Config::load_with(&path, sets)
+    };
+    cfg.map_err(|e| value_error(format!("{e:#}")))
 }
 
 /// The `[bootstrap]` teacher of a config: its games (rafle-train's
@@ -351,11 +351,11 @@ pub fn teach<'py>(
 /// applied, checked as `rafle train` checks it, as a dict of its tables
 /// (what `python -m rafle.distributed` reads).
 #[pyfunction]
-#[pyo3(signature = (config, set = Vec::new()))]
+#[pyo3(signature = (config, set = None))]
 pub fn load_config<'py>(
     py: Python<'py>,
     config: &Bound<'py, PyAny>,
-    set: Vec<String>,
+    set: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    to_py(py, &config_with(config, &set)?)
+    to_py(py, &config_with(config, &set.unwrap_or_default())?)
 }
