@@ -3,7 +3,8 @@
 # PettingZoo stack, the RL libraries of the examples and MkDocs for the book
 # (docs/). Idempotent: a second run only checks what is there. Every install
 # honours python/constraints.txt, so nothing moves torch. Source
-# scripts/env.sh afterwards.
+# scripts/env.sh afterwards. `setup.sh torch` stops once torch is there (all
+# the Rust build needs: scripts/test.sh builds while the rest installs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -16,7 +17,8 @@ TORCH=$(sed -n 's/^torch==//p' python/constraints.txt)
 if need "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH')"; then
     pip "torch==$TORCH"
 fi
-if need "import maturin, numpy, pytest, gymnasium, pettingzoo, mypy, ruff, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis, selenium, mkdocs, mkdocstrings_handlers.python"; then
+[ "${1:-}" = torch ] && exit 0
+if need "import maturin, numpy, pytest, xdist, gymnasium, pettingzoo, mypy, ruff, torchrl, tianshou, supersuit, safetensors, ray, draughts, hypothesis, selenium, mkdocs, mkdocstrings_handlers.python"; then
     pip -r python/requirements-dev.txt
 fi
 # The browser tests of rafle serve (python/tests/test_browser.py): Debian's

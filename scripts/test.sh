@@ -7,29 +7,55 @@
 # What keeps it short on 2 cores: the release profile has no LTO (its speed
 # effect is on docs/benchmarks.md), each crate's integration tests are one
 # binary (tests/it/), the build without libtorch reuses this target folder,
-# and the Python bindings are built once, as a wheel that both the .venv
-# and the wheel test install (RAFLE_WHEEL).
+# the Python bindings are built once, as a wheel that both the .venv and
+# the wheel test install (RAFLE_WHEEL), and what leaves a core idle runs
+# beside something else: the Rust build beside the rest of the .venv's
+# installs and the lint, the Rust tests beside the wheel's build and the
+# Python tests (pytest -n 2). Each part's output is in target/test-logs/,
+# printed whole where it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+LOGS=target/test-logs
 # Each part's wall time, on stderr as it ends.
 took() { echo "-- $1: $SECONDS s since the start" >&2; }
-bash scripts/setup.sh
+# Waits for background job $1 (named $2, its log $3): its log on failure.
+finish() {
+    if ! wait "$1"; then
+        cat "$3"
+        echo "error: $2 failed (log: $3)" >&2
+        exit 1
+    fi
+}
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+bash scripts/setup.sh torch
 . scripts/env.sh
+mkdir -p "$LOGS"
+echo "== Rust build, beside the rest of the .venv and the Python lint"
+cargo test --release --no-run > "$LOGS/rust-build.log" 2>&1 &
+build=$!
+bash scripts/setup.sh
 took setup
 echo "== Python lint (ruff) and types (mypy)"
 ruff check python tools
 (cd python && mypy rafle)
 took lint
-echo "== Rust tests"
-cargo test --release
-took "Rust tests"
-echo "== Python package"
+finish $build "the Rust build" "$LOGS/rust-build.log"
+grep "Finished" "$LOGS/rust-build.log"
+took "Rust build"
+echo "== Rust tests, beside the Python package's build and then the Python tests"
+cargo test --release > "$LOGS/rust-tests.log" 2>&1 &
+rust=$!
+# After the tests' own freshness check, which takes the build folder's lock.
+sleep 3
 rm -rf target/wheels
-(cd python && maturin build --release --quiet --out ../target/wheels)
+(cd python && maturin build --release --quiet --out ../target/wheels) > "$LOGS/wheel.log" 2>&1 \
+    || { cat "$LOGS/wheel.log"; exit 1; }
 export RAFLE_WHEEL
 RAFLE_WHEEL=$(ls "$PWD"/target/wheels/rafle-*.whl)
 pip install --disable-pip-version-check -q --force-reinstall --no-deps "$RAFLE_WHEEL"
 took "Python package"
-echo "== Python tests"
-python -m pytest -q python/tests
+python -m pytest -q -n 2 --dist loadfile python/tests 2>&1 | tee "$LOGS/python-tests.log"
 took "Python tests"
+finish $rust "the Rust tests" "$LOGS/rust-tests.log"
+grep "^test result" "$LOGS/rust-tests.log" | awk '{p += $4} END {print "Rust: " p " tests passed in " NR " harnesses"}'
+took "Rust tests"

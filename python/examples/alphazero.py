@@ -5,10 +5,13 @@ evaluation against baselines, and checkpoints that `rafle eval --model` and
 
     python python/examples/alphazero.py                      # thai, CPU, configs/thai.toml (~15 min)
     python python/examples/alphazero.py --config configs/checkers.toml --device cuda
+    python python/examples/alphazero.py --config configs/results/thai/net-depth.toml --set run.seed=2
 
 Every setting (network, search, self-play, training, evaluation, time limit)
-comes from a `rafle train` config file, so this trains exactly what
-`rafle train --config ...` trains, with PyTorch doing the network's work:
+comes from a `rafle train` config file (its base recipe merged, `--set
+table.field=value` applied as `rafle train --set` applies it), so this trains
+exactly what `rafle train --config ...` trains, with PyTorch doing the
+network's work:
 
     for each iteration:
         self-play until positions_per_iteration new positions   rafle.SelfPlay (Rust, batched)
@@ -48,6 +51,7 @@ class Args:
     minutes: Optional[float] = None  # training time limit (default: the config's run.time_limit_min)
     iterations: Optional[int] = None  # default: the config's run.iterations
     final_games: Optional[int] = None  # games per opponent at the end (default: the config's)
+    sets: tuple[str, ...] = ()  # --set table.field=value (repeatable): one field of the config changed
     quiet: bool = False  # no progress bars
 
 
@@ -62,7 +66,7 @@ def evaluate(net: torch.nn.Module, cfg: dict, games: int, iteration: int, progre
 
 
 def main(args: Args) -> None:
-    cfg = rafle._rafle.load_config(args.config)  # checked exactly as `rafle train` checks it
+    cfg = rafle._rafle.load_config(args.config, list(args.sets))  # checked exactly as `rafle train` checks it
     run, t = cfg["run"], cfg["train"]
     if args.iterations is not None:
         run["iterations"] = args.iterations
@@ -145,7 +149,9 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for name, default in Args().__dict__.items():
         flag = "--" + name.replace("_", "-")
-        if isinstance(default, bool):
+        if name == "sets":
+            p.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE")
+        elif isinstance(default, bool):
             p.add_argument(flag, action="store_true")
         elif name in ("minutes",):
             p.add_argument(flag, type=float, default=default)

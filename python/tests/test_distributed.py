@@ -172,3 +172,16 @@ def test_config_errors_are_one_line_naming_the_field(tmp_path: Path, extra: str,
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and field in lines[0] and lines[0].startswith("error:"), r.stderr
+
+
+@pytest.mark.parametrize(
+    "assignment, says",
+    [("run.nope=1", "unknown field `nope`"), ("distributed.workers=none", "distributed.workers"),
+     ("run.seed", "table.field=value")],
+)
+def test_set_errors_are_one_line(tmp_path: Path, assignment: str, says: str) -> None:
+    r = subprocess.run([sys.executable, "-m", "rafle.distributed", "--config", str(tiny_config(tmp_path, "")),
+                        "--set", assignment], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0] and lines[0].startswith("error:"), r.stderr

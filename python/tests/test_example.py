@@ -39,13 +39,12 @@ def test_alphazero_example_two_tiny_iterations(tmp_path: Path) -> None:
     pytest.importorskip("safetensors")
     out = tmp_path / "run"
     cfg = tmp_path / "tiny.toml"
-    # The tiny trainer config, with a final evaluation of 4 games per opponent.
-    text = TINY.read_text().replace("final_games = 0", "final_games = 4")
-    text = text.replace('opponents = ["random"]', 'opponents = ["greedy", "alphabeta:2"]')
-    cfg.write_text(text)
+    # The tiny trainer config, with a final evaluation of 4 games per
+    # opponent, given as rafle train would take it (an overlay and --set).
+    cfg.write_text(f'base = "{TINY}"\n[eval]\nfinal_games = 4\n')
     run = subprocess.run(
         [sys.executable, str(EXAMPLES / "alphazero.py"), "--config", str(cfg), "--out", str(out),
-         "--iterations", "2", "--quiet"],
+         "--iterations", "2", "--set", 'eval.opponents=["greedy", "alphabeta:2"]', "--quiet"],
         capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 0, run.stderr
