@@ -10,9 +10,9 @@
 # the Python bindings are built once, as a wheel that both the .venv and
 # the wheel test install (RAFLE_WHEEL), and what leaves a core idle runs
 # beside something else: the Rust build beside the rest of the .venv's
-# installs and the lint, the Rust tests beside the wheel's build and the
-# Python tests (pytest -n 2). Each part's output is in target/test-logs/,
-# printed whole where it fails.
+# installs and the lint, the Rust tests beside the Python tests (pytest -n
+# 2). The builds' and the Rust tests' output is in target/test-logs/,
+# printed whole where they fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOGS=target/test-logs
@@ -41,19 +41,16 @@ ruff check python tools
 took lint
 finish $build "the Rust build" "$LOGS/rust-build.log"
 grep "Finished" "$LOGS/rust-build.log"
-took "Rust build"
-echo "== Rust tests, beside the Python package's build and then the Python tests"
-cargo test --release > "$LOGS/rust-tests.log" 2>&1 &
-rust=$!
-# After the tests' own freshness check, which takes the build folder's lock.
-sleep 3
 rm -rf target/wheels
 (cd python && maturin build --release --quiet --out ../target/wheels) > "$LOGS/wheel.log" 2>&1 \
     || { cat "$LOGS/wheel.log"; exit 1; }
 export RAFLE_WHEEL
 RAFLE_WHEEL=$(ls "$PWD"/target/wheels/rafle-*.whl)
 pip install --disable-pip-version-check -q --force-reinstall --no-deps "$RAFLE_WHEEL"
-took "Python package"
+took "Rust build and Python package"
+echo "== Rust tests (log: $LOGS/rust-tests.log) beside the Python tests"
+cargo test --release > "$LOGS/rust-tests.log" 2>&1 &
+rust=$!
 python -m pytest -q -n 2 --dist loadfile python/tests 2>&1 | tee "$LOGS/python-tests.log"
 took "Python tests"
 finish $rust "the Rust tests" "$LOGS/rust-tests.log"
