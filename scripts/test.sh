@@ -8,11 +8,11 @@
 # effect is on docs/benchmarks.md), each crate's integration tests are one
 # binary (tests/it/), the build without libtorch reuses this target folder,
 # the Python bindings are built once, as a wheel that both the .venv and
-# the wheel test install (RAFLE_WHEEL), and what leaves a core idle runs
-# beside something else: the Rust build beside the rest of the .venv's
-# installs and the lint, the Rust tests beside the Python tests (pytest -n
-# 2). The builds' and the Rust tests' output is in target/test-logs/,
-# printed whole where they fail.
+# the wheel test install (RAFLE_WHEEL), every build shares the crates of the
+# first (crates/rafle-workspace-hack), the Rust build runs beside the rest of
+# the .venv's installs and the lint (its output in target/test-logs/,
+# printed whole where it fails), and the Python tests run on both cores
+# (pytest -n 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOGS=target/test-logs
@@ -48,11 +48,9 @@ export RAFLE_WHEEL
 RAFLE_WHEEL=$(ls "$PWD"/target/wheels/rafle-*.whl)
 pip install --disable-pip-version-check -q --force-reinstall --no-deps "$RAFLE_WHEEL"
 took "Rust build and Python package"
-echo "== Rust tests (log: $LOGS/rust-tests.log) beside the Python tests"
-cargo test --release > "$LOGS/rust-tests.log" 2>&1 &
-rust=$!
-python -m pytest -q -n 2 --dist loadfile python/tests 2>&1 | tee "$LOGS/python-tests.log"
-took "Python tests"
-finish $rust "the Rust tests" "$LOGS/rust-tests.log"
-grep "^test result" "$LOGS/rust-tests.log" | awk '{p += $4} END {print "Rust: " p " tests passed in " NR " harnesses"}'
+echo "== Rust tests"
+cargo test --release
 took "Rust tests"
+echo "== Python tests"
+python -m pytest -q -n 2 --dist loadfile python/tests
+took "Python tests"

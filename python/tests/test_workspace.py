@@ -61,7 +61,7 @@ def test_the_crate_dependency_table_is_what_cargo_declares() -> None:
     documented = {}
     for line in table.strip().splitlines()[2:]:
         crate, deps = (cell.strip() for cell in line.strip("|").split("|"))
-        documented[crate.strip("`")] = set(re.findall(r"`(rafle-[a-z]+)`", deps))
+        documented[crate.strip("`")] = set(re.findall(r"`(rafle-[a-z-]+)`", deps))
     declared = {p["name"]: {d["name"] for d in p["dependencies"] if d["name"].startswith("rafle-") and d["kind"] is None}
                 for p in members()}
     assert documented == declared
@@ -79,3 +79,40 @@ def test_every_script_and_tool_is_in_its_table() -> None:
             assert f"| `{f.name}` |" in tools, f"tools/{f.name} is not in tools/README.md"
             assert f"`{f.name}`" in readme, f"tools/{f.name} is not in the README's table"
             assert f.name in architecture or re.sub(r"_\w+", "_*", f.name) in architecture, f.name
+
+
+def features(selection: list[str], edges: str) -> set[tuple[str, str, str]]:
+    """Every (side, `crate version`, features) the build of `selection`
+    compiles through the dependency kinds `edges`, side "host" for a
+    proc-macro and what it depends on (built for the compiler), "target"
+    for the rest."""
+    r = subprocess.run(["cargo", "tree", *selection, "-f", "{p} [{f}]", "--prefix", "depth", "-e", edges, "--locked"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out = set()
+    host_below = None  # the depth of the proc-macro whose subtree this is
+    for line in r.stdout.splitlines():
+        m = re.match(r"(\d+)(\S+ v\S+)(?: \([^)]*\))* \[(.*?)\]", line)
+        if not m:
+            continue
+        depth = int(m[1])
+        if host_below is not None and depth <= host_below:
+            host_below = None
+        if host_below is None and "(proc-macro)" in line:
+            host_below = depth
+        out.add(("target" if host_below is None else "host", m[2], m[3]))
+    return out
+
+
+@pytest.mark.parametrize("build", [["-p", "rafle-py"], ["-p", "rafle-zero", "--no-default-features"]])
+def test_the_other_builds_share_every_crate_of_the_test_build(build: list[str]) -> None:
+    # maturin builds rafle-py alone, the check without libtorch rafle-zero
+    # without tch, `cargo test` the default members: a dependency whose
+    # features differ between them is built again, and every crate above it
+    # (crates/rafle-workspace-hack evens them out).
+    metadata()  # cargo is there
+    test_build = features([], "normal,dev")
+    crates = {(side, crate) for side, crate, _ in test_build}
+    apart = sorted(unit for unit in features(build, "normal")
+                   if unit[:2] in crates and unit not in test_build and not unit[1].startswith(build[1] + " "))
+    assert not apart, f"built with other features by {' '.join(build)}: {apart}"
