@@ -1,10 +1,10 @@
 //! The run configuration: one TOML file (see `configs/`), one struct per
 //! section; an experiment's file may name a base recipe and hold only what
 //! it changes, and `--set table.field=value` changes a field from the
-//! command line ([`crate::overlay`]). Every field is documented here; unknown fields are errors
-//! (serde `deny_unknown_fields`), a choice outside its enum is an error
-//! listing the choices, and [`Config::validate`] names the field of any
-//! out-of-range value.
+//! command line ([`crate::overlay`]). Every field is documented here;
+//! unknown fields are errors (serde `deny_unknown_fields`), a choice outside
+//! its enum is an error listing the choices, and [`Config::validate`] names
+//! the field of any out-of-range value.
 //!
 //! Both trainers read it: `rafle train` (rafle-zero, tch) and the Python
 //! ones (`rafle.SelfPlay` takes the `[search]` and `[selfplay]` tables,
