@@ -16,6 +16,10 @@
 //! `rafle bench egtb --variant V [--dir D] [--probes N]`: endgame-table
 //! probes per second from one thread and from all, on random positions of
 //! the built slices (tables loaded before timing).
+//! `rafle bench search [--variant V] [--player alphabeta:6] [--positions 256]`:
+//! a player's search nodes per second and time per move over the same
+//! positions for every player (the speed target of a learned evaluation is
+//! a share of the hand-written one's nodes per second).
 //! Other benchmarks are added as further `BenchKind`s.
 
 use clap::{Args, Subcommand};
@@ -57,6 +61,23 @@ pub enum BenchKind {
         /// Batched steps (VecEnv::step calls) timed per measurement.
         #[arg(long, default_value_t = 300)]
         steps: usize,
+    },
+    /// A player's search nodes per second and milliseconds per move, one
+    /// move from each of the same positions (random openings of 4 to 40
+    /// plies, seeded), a fresh player for each.
+    Search {
+        /// One variant (every variant if omitted).
+        #[arg(long, value_parser = super::variant)]
+        variant: Option<Variant>,
+        /// The player (any spec that searches without a network).
+        #[arg(long, default_value = "alphabeta:6")]
+        player: String,
+        /// Positions searched per variant.
+        #[arg(long, default_value_t = 256)]
+        positions: usize,
+        /// Seed of the positions and of the players.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Endgame-table probes per second, one thread and all, on random
     /// positions of every built slice (`rafle egtb build` first).
@@ -153,6 +174,43 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             threads,
             steps,
         } => env_bench::run(variant, envs, &threads, steps)?,
+        BenchKind::Search {
+            variant,
+            player,
+            positions,
+            seed,
+        } => {
+            anyhow::ensure!(positions > 0, "--positions must be at least 1");
+            let spec: rafle_search::PlayerSpec = player.parse()?;
+            anyhow::ensure!(
+                !matches!(
+                    spec,
+                    rafle_search::PlayerSpec::Network { .. } | rafle_search::PlayerSpec::Engine(_)
+                ),
+                "{spec}: bench search measures rafle's own searches (no network, no engine)"
+            );
+            let variants = match variant {
+                Some(v) => vec![v],
+                None => Variant::ALL.to_vec(),
+            };
+            println!(
+                "{:<14} {:<16} {:>9} {:>12} {:>9} {:>12} {:>9}",
+                "variant", "player", "positions", "nodes", "seconds", "nodes/s", "ms/move"
+            );
+            for v in variants {
+                let (nodes, s) = search_bench(v, &player, positions, seed)?;
+                println!(
+                    "{:<14} {:<16} {:>9} {:>12} {:>9.3} {:>12.3e} {:>9.2}",
+                    v.name(),
+                    player,
+                    positions,
+                    nodes,
+                    s,
+                    nodes as f64 / s.max(1e-9),
+                    1e3 * s / positions.max(1) as f64
+                );
+            }
+        }
         BenchKind::Egtb { tables, probes } => egtb_bench(&tables, probes)?,
         #[cfg(feature = "torch")]
         BenchKind::Selfplay {
@@ -170,6 +228,45 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         } => train_bench(&config, steps, rounds)?,
     }
     Ok(())
+}
+
+/// `rafle bench search`: (nodes, seconds) of one move of a fresh `player`
+/// from each of `positions` positions with a choice (two legal moves or
+/// more): random openings of 4 to 40 plies (`rafle_core::opening`), seeded
+/// by `seed` and the position's number.
+fn search_bench(
+    v: Variant,
+    player: &str,
+    positions: usize,
+    seed: u64,
+) -> anyhow::Result<(u64, f64)> {
+    use rafle_core::rng::Rng;
+    let factory = rafle_search::parse_player(player, v)?;
+    let (mut nodes, mut seconds, mut searched) = (0u64, 0.0, 0);
+    let mut i = 0u64;
+    while searched < positions {
+        anyhow::ensure!(
+            i < 100 * positions as u64,
+            "{v}: too few positions with a choice"
+        );
+        let mut rng = Rng::stream(seed, i);
+        let plies = 4 + (i as usize * 7) % 37;
+        let mut game = rafle_core::Game::new(v);
+        for m in rafle_core::random_opening(v, &[], plies, &mut rng) {
+            game.play(&m)?;
+        }
+        let mut p = factory(seed ^ i);
+        i += 1;
+        if game.is_over() || game.legal_moves().len() < 2 {
+            continue;
+        }
+        let t = Instant::now();
+        p.choose(&game).map_err(|f| anyhow::anyhow!("{f}"))?;
+        seconds += t.elapsed().as_secs_f64();
+        nodes += p.nodes();
+        searched += 1;
+    }
+    Ok((nodes, seconds))
 }
 
 /// `rafle bench egtb`: probes per second over random positions spread

@@ -337,3 +337,39 @@ fn a_closed_stdout_ends_quietly() {
     assert!(err.is_empty(), "stderr {err}");
     assert_eq!(out.status.code(), Some(141));
 }
+
+#[test]
+fn bench_search_counts_nodes_of_every_variant_and_refuses_what_it_cannot_time() {
+    // A row per variant: the player's nodes over the same positions.
+    let out = ok(&[
+        "bench",
+        "search",
+        "--player",
+        "alphabeta:2",
+        "--positions",
+        "2",
+    ]);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), rafle_core::Variant::ALL.len(), "{out}");
+    for r in &rows {
+        assert_eq!(r[1..3], ["alphabeta:2", "2"], "{out}");
+        assert!(r[3].parse::<u64>().unwrap() > 0, "{out}");
+    }
+    for (args, says) in [
+        (&["--player", "zoo:thai"][..], "no network"),
+        (&["--positions", "0"][..], "at least 1"),
+        (&["--player", "nope"][..], "unknown player"),
+    ] {
+        let (code, out, err) =
+            rafle(&[&["bench", "search", "--variant", "thai"][..], args].concat());
+        assert!(
+            code != 0 && out.is_empty() && err.lines().count() == 1,
+            "{out}{err}"
+        );
+        assert!(err.contains(says), "{err}");
+    }
+}
