@@ -321,7 +321,8 @@ class SelfPlay:
     """Games of self-play in lockstep, searching with a Python network.
     ``search`` is a ``[search]`` table and other keywords override its fields
     (crates/rafle-search/src/network/params.rs); ``opening_plies = k`` opens
-    each game with up to k random moves."""
+    each game with exactly k random plies, none ending the game, as the arena
+    opens its games."""
 
     def __new__(
         cls,

@@ -20,7 +20,8 @@ use std::sync::Arc;
 /// `search` is a `[search]` table (a dict; its fields are documented in
 /// `crates/rafle-search/src/network/params.rs`) and search keywords override
 /// single fields of it; `num_games`, `max_plies` are the `[selfplay]` fields;
-/// `opening_plies = k` opens each game with up to k random moves.
+/// `opening_plies = k` opens each game with exactly k random plies, none
+/// ending the game (`rafle_core::opening`, as the arena opens its games).
 #[pyclass(module = "rafle", name = "SelfPlay")]
 #[derive(Debug)]
 pub struct SelfPlay {
