@@ -18,14 +18,6 @@ cd "$(dirname "$0")/.."
 LOGS=target/test-logs
 # Each part's wall time, on stderr as it ends.
 took() { echo "-- $1: $SECONDS s since the start" >&2; }
-# Waits for background job $1 (named $2, its log $3): its log on failure.
-finish() {
-    if ! wait "$1"; then
-        cat "$3"
-        echo "error: $2 failed (log: $3)" >&2
-        exit 1
-    fi
-}
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 bash scripts/setup.sh torch
 . scripts/env.sh
@@ -39,7 +31,11 @@ echo "== Python lint (ruff) and types (mypy)"
 ruff check python tools
 (cd python && mypy rafle)
 took lint
-finish $build "the Rust build" "$LOGS/rust-build.log"
+if ! wait $build; then
+    cat "$LOGS/rust-build.log"
+    echo "error: the Rust build failed (log: $LOGS/rust-build.log)" >&2
+    exit 1
+fi
 grep "Finished" "$LOGS/rust-build.log"
 rm -rf target/wheels
 (cd python && maturin build --release --quiet --out ../target/wheels) > "$LOGS/wheel.log" 2>&1 \

@@ -33,7 +33,8 @@ const MAX_BASES: usize = 16;
 pub struct Layered {
     /// The merged table, without `base` keys.
     pub table: Table,
-    /// The files read, the given one first, then its base, its base's base...
+    /// The files read (canonical paths), the given one first, then its
+    /// base, its base's base...
     pub files: Vec<PathBuf>,
     /// The text of the given file (the whole config when it has no base).
     pub text: String,
@@ -49,10 +50,7 @@ pub fn read(path: &Path) -> Result<Layered> {
         let canonical = file
             .canonicalize()
             .with_context(|| format!("cannot read config {}", file.display()))?;
-        if files
-            .iter()
-            .any(|f| f.canonicalize().ok() == Some(canonical.clone()))
-        {
+        if files.contains(&canonical) {
             bail!("config {}: its bases loop back to it", file.display());
         }
         if files.len() > MAX_BASES {
@@ -81,7 +79,7 @@ pub fn read(path: &Path) -> Result<Layered> {
             next = Some(dir.join(base));
         }
         text_of_first.get_or_insert(text);
-        files.push(file);
+        files.push(canonical);
         layers.push(table);
     }
     let mut merged = Table::new();
