@@ -21,7 +21,7 @@
 //! policy targets), the root searches every move with a full window, so
 //! each move's score is exact rather than a bound; that costs nodes.
 
-use crate::eval::evaluate;
+use crate::learned::{Leaf, Learned};
 use crate::tables::{self, Tables};
 use crate::tt::{Bound, TransTable};
 use crate::{Budget, Forfeit, Player, SearchControl, SearchInfo};
@@ -101,6 +101,8 @@ pub struct AlphaBeta {
     /// The last search's root moves and their scores (centi-men), best
     /// first; empty unless `exact_root`.
     last_root: Vec<(Move, i32)>,
+    /// A learned evaluation (`eval=`), else the hand-written one.
+    eval: Option<Arc<Learned>>,
 }
 
 impl AlphaBeta {
@@ -124,7 +126,14 @@ impl AlphaBeta {
             control: None,
             exact_root: false,
             last_root: Vec::new(),
+            eval: None,
         }
+    }
+
+    /// Evaluates quiet leaves with `eval` (None: the hand-written evaluation).
+    pub fn with_eval(mut self, eval: Option<Arc<Learned>>) -> AlphaBeta {
+        self.eval = eval;
+        self
     }
 
     /// Probes `tables` (when given) in every search.
@@ -154,6 +163,7 @@ impl AlphaBeta {
                 tables: self.tables.as_deref(),
                 pv: Vec::new(),
                 root_scores: self.exact_root.then(Vec::new),
+                leaf: Leaf::new(self.eval.as_deref(), MAX_PLY + 1),
                 _rules: std::marker::PhantomData,
             };
             let result = s.root(game, self.limits, &mut self.rng);
@@ -263,6 +273,8 @@ struct Search<'a, R: Rules> {
     /// Some: every root move searched with a full window, and their exact
     /// scores of the last completed iteration, best first.
     root_scores: Option<Vec<(Move, i32)>>,
+    /// The evaluation of quiet leaves (a network's accumulators along the path).
+    leaf: Leaf<'a>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -294,6 +306,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 impl<R: Rules> Search<'_, R> {
     fn root(&mut self, game: &Game, limits: Limits, rng: &mut Rng) -> SearchResult {
         let pos = *game.position();
+        self.leaf.root(&pos);
         let mut moves: Vec<Move> = game.legal_moves().to_vec();
         // Shuffle so that equal moves are chosen by the seed, not by generation order.
         for i in (1..moves.len()).rev() {
@@ -378,6 +391,7 @@ impl<R: Rules> Search<'_, R> {
     ) -> i32 {
         let mut next = *pos;
         next.apply::<R>(m);
+        self.leaf.step(ply, pos, &next);
         let mark = self.draws.mark();
         self.draws.push::<R>(pos, m, &next);
         let score = if full || alpha <= -INF || beta - alpha <= 1 {
@@ -510,7 +524,7 @@ impl<R: Rules> Search<'_, R> {
         }
         let capturing = moves[0].is_capture();
         if ply >= MAX_PLY {
-            return evaluate::<R>(pos);
+            return self.leaf.evaluate::<R>(ply, pos);
         }
         if depth <= 0 && !capturing {
             // Quiet: evaluate, unless at the horizon the opponent threatens a
@@ -518,7 +532,7 @@ impl<R: Rules> Search<'_, R> {
             let mut flipped = *pos;
             flipped.side = pos.side.opponent();
             if depth < 0 || !has_capture::<R>(&flipped) {
-                return evaluate::<R>(pos);
+                return self.leaf.evaluate::<R>(ply, pos);
             }
         }
 

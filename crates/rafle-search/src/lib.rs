@@ -32,6 +32,7 @@
 pub mod alphabeta;
 pub mod eval;
 pub mod greedy;
+pub mod learned;
 pub mod network;
 pub mod random;
 pub mod spec;

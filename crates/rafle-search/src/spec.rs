@@ -3,7 +3,8 @@
 //! [`PlayerSpec`] where text comes in and carried down as that value.
 //!
 //! Forms: `random`, `greedy`, `alphabeta:6`, `alphabeta:t=0.5s`,
-//! `alphabeta:d=8,t=1s` (alias `ab:`), `uct:400` (alias `mcts:400`), `egtb`,
+//! `alphabeta:d=8,t=1s` (alias `ab:`), `alphabeta:d=6,eval=zoo` and
+//! `alphabeta:d=6,eval=PATH` (a learned evaluation, last in the options), `uct:400` (alias `mcts:400`), `egtb`,
 //! `model:PATH[:sims]`, `zoo:VARIANT[:sims]`, `hub:<command line>`,
 //! `dxp:<host>:<port>`. [`PlayerSpec::build`] builds the players of this
 //! crate; a network is built by whoever has one (rafle-zero's tch network,
@@ -12,6 +13,7 @@
 
 use crate::alphabeta::{AlphaBeta, Limits};
 use crate::greedy::Greedy;
+use crate::learned;
 use crate::random::RandomPlayer;
 use crate::tables::{TablePlayer, Tables};
 use crate::uct::{Uct, UctConfig};
@@ -35,7 +37,8 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 const KNOWN: &str =
-    "random, greedy, alphabeta:D, alphabeta:t=0.5s, uct:N, egtb, model:PATH[:sims], zoo:VARIANT[:sims]";
+    "random, greedy, alphabeta:D, alphabeta:t=0.5s, alphabeta:d=D,eval=zoo|PATH, uct:N, egtb, \
+     model:PATH[:sims], zoo:VARIANT[:sims]";
 
 /// The forms of the engine specs, in their errors.
 const ENGINE_FORMS: &str = "hub:<command line> or dxp:<host>:<port>";
@@ -49,10 +52,22 @@ pub struct PlayerOptions {
 }
 
 /// The player that plays outside the tables for `egtb`: `alphabeta:4`.
-pub const EGTB_FALLBACK: PlayerSpec = PlayerSpec::AlphaBeta(Limits {
-    depth: Some(4),
-    time: None,
-});
+pub const EGTB_FALLBACK: PlayerSpec = PlayerSpec::AlphaBeta {
+    limits: Limits {
+        depth: Some(4),
+        time: None,
+    },
+    eval: None,
+};
+
+/// Alpha-beta's learned evaluation, as `eval=` names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalFile {
+    /// `eval=zoo`: the game's variant's shipped evaluation ([`crate::learned::zoo_path`]).
+    Zoo,
+    /// `eval=PATH`: an evaluation file.
+    Path(String),
+}
 
 /// Where a network player's checkpoint is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,8 +99,13 @@ pub enum PlayerSpec {
     Random,
     /// `greedy`: the move that wins most material at once.
     Greedy,
-    /// `alphabeta:D`, `alphabeta:t=0.5s`, `alphabeta:d=D,t=T`.
-    AlphaBeta(Limits),
+    /// `alphabeta:D`, `alphabeta:t=0.5s`, `alphabeta:d=D,t=T`; with
+    /// `,eval=zoo` or `,eval=PATH` a learned evaluation (None: the
+    /// hand-written one).
+    AlphaBeta {
+        limits: Limits,
+        eval: Option<EvalFile>,
+    },
     /// `uct:N`: plain UCT with N random-playout simulations a move.
     Uct { simulations: u32 },
     /// `egtb`: the tables' best move where they cover the position,
@@ -140,8 +160,30 @@ fn parse_depth(spec: &str, d: &str) -> Result<u32, SpecError> {
     }
 }
 
-/// Alpha-beta options: `6`, `d=6`, `t=0.5s`, or both joined by a comma.
-fn parse_alphabeta(spec: &str, args: &str) -> Result<Limits, SpecError> {
+/// Alpha-beta options: `6`, `d=6`, `t=0.5s`, or both joined by a comma,
+/// then `eval=zoo` or `eval=PATH` (the rest of the spec: a path may hold commas).
+fn parse_alphabeta(spec: &str, args: &str) -> Result<PlayerSpec, SpecError> {
+    let (args, eval) = match args
+        .find("eval=")
+        .filter(|&i| i == 0 || args[..i].trim_end().ends_with(','))
+    {
+        None => (args, None),
+        Some(i) => {
+            let file = args[i + 5..].trim();
+            let eval = match file {
+                "" => return Err(err(spec, "eval= needs zoo or an evaluation file's path")),
+                "zoo" => EvalFile::Zoo,
+                p => EvalFile::Path(p.to_string()),
+            };
+            (args[..i].trim_end().trim_end_matches(','), Some(eval))
+        }
+    };
+    if args.trim().is_empty() {
+        return Err(err(
+            spec,
+            "alphabeta needs a depth or a time, e.g. alphabeta:d=6,eval=zoo",
+        ));
+    }
     let mut limits = Limits {
         depth: None,
         time: None,
@@ -155,7 +197,7 @@ fn parse_alphabeta(spec: &str, args: &str) -> Result<Limits, SpecError> {
             limits.depth = Some(parse_depth(spec, part)?);
         }
     }
-    Ok(limits)
+    Ok(PlayerSpec::AlphaBeta { limits, eval })
 }
 
 /// `model:PATH[:sims]` or `zoo:VARIANT[:sims]` (None for any other text).
@@ -277,7 +319,7 @@ impl FromStr for PlayerSpec {
             ("random" | "greedy" | "egtb", Some(_)) => {
                 return Err(err(spec, format!("{kind} takes no options")))
             }
-            ("alphabeta" | "ab", Some(a)) => PlayerSpec::AlphaBeta(parse_alphabeta(spec, a)?),
+            ("alphabeta" | "ab", Some(a)) => parse_alphabeta(spec, a)?,
             ("uct" | "mcts", Some(a)) => match a.parse::<u32>() {
                 Ok(n) if (1..=10_000_000).contains(&n) => PlayerSpec::Uct { simulations: n },
                 _ => {
@@ -315,13 +357,21 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Egtb => f.write_str("egtb"),
-            PlayerSpec::AlphaBeta(l) => match (l.depth, l.time) {
-                (Some(d), None) => write!(f, "alphabeta:{d}"),
-                (None, Some(t)) => write!(f, "alphabeta:t={}", seconds(t)),
-                (Some(d), Some(t)) => write!(f, "alphabeta:d={d},t={}", seconds(t)),
-                // No limit at all: only a value built by hand, not by a spec.
-                (None, None) => f.write_str("alphabeta:d=64"),
-            },
+            PlayerSpec::AlphaBeta { limits: l, eval } => {
+                match (l.depth, l.time, eval) {
+                    (Some(d), None, None) => write!(f, "alphabeta:{d}")?,
+                    (Some(d), None, Some(_)) => write!(f, "alphabeta:d={d}")?,
+                    (None, Some(t), _) => write!(f, "alphabeta:t={}", seconds(t))?,
+                    (Some(d), Some(t), _) => write!(f, "alphabeta:d={d},t={}", seconds(t))?,
+                    // No limit at all: only a value built by hand, not by a spec.
+                    (None, None, _) => f.write_str("alphabeta:d=64")?,
+                }
+                match eval {
+                    None => Ok(()),
+                    Some(EvalFile::Zoo) => f.write_str(",eval=zoo"),
+                    Some(EvalFile::Path(p)) => write!(f, ",eval={p}"),
+                }
+            }
             PlayerSpec::Uct { simulations } => write!(f, "uct:{simulations}"),
             PlayerSpec::Network {
                 checkpoint,
@@ -364,13 +414,22 @@ impl PlayerSpec {
             PlayerSpec::Greedy => {
                 Arc::new(move |seed| Box::new(Greedy::new(variant, seed)) as Box<dyn Player>)
             }
-            &PlayerSpec::AlphaBeta(limits) => {
+            PlayerSpec::AlphaBeta { limits, eval } => {
                 let tb = opts.egtb.clone();
+                let limits = *limits;
+                let eval = match eval {
+                    None => None,
+                    Some(file) => Some(
+                        learned::load(&eval_path(file, variant), variant)
+                            .map_err(|e| err(&name, e))?,
+                    ),
+                };
                 Arc::new(move |seed| {
                     Box::new(
                         AlphaBeta::new(variant, limits, seed)
                             .with_name(name.clone())
-                            .with_tables(tb.clone()),
+                            .with_tables(tb.clone())
+                            .with_eval(eval.clone()),
                     ) as Box<dyn Player>
                 })
             }
@@ -412,6 +471,14 @@ impl PlayerSpec {
                 "engine players run through rafle-engine: the rafle CLI, or rafle.Player in Python",
             )),
         })
+    }
+}
+
+/// The file of an `eval=` for `variant`.
+pub fn eval_path(file: &EvalFile, variant: Variant) -> std::path::PathBuf {
+    match file {
+        EvalFile::Zoo => learned::zoo_path(variant),
+        EvalFile::Path(p) => p.into(),
     }
 }
 

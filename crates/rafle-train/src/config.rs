@@ -273,7 +273,7 @@ pub enum LrSchedule {
 }
 
 /// A variant in a config file: its name, read with the variant's aliases.
-mod variant_name {
+pub(crate) mod variant_name {
     use rafle_core::Variant;
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -686,7 +686,7 @@ fn field_at(text: &str, line: usize) -> Option<String> {
     })
 }
 
-fn check(ok: bool, field: &str, want: &str) -> Result<()> {
+pub(crate) fn check(ok: bool, field: &str, want: &str) -> Result<()> {
     if !ok {
         bail!("{field} must be {want}");
     }

@@ -13,10 +13,13 @@
 //! - [`replay`]: the replay window and its file (one format for both trainers).
 //! - [`metrics`]: `metrics.csv` and the names and derived figures in it.
 //! - [`tensorboard`]: the same rows as TensorBoard event files.
+//! - [`evaltrain`]: a learned alpha-beta evaluation's config, self-play
+//!   games and run state (`rafle train-eval`).
 
 pub mod bootstrap;
 pub mod checkpoint;
 pub mod config;
+pub mod evaltrain;
 pub mod metrics;
 pub mod overlay;
 pub mod replay;

@@ -12,6 +12,8 @@
 
 #[cfg(feature = "torch")]
 pub mod checkpoint;
+#[cfg(feature = "torch")]
+pub mod evaltrain;
 pub mod malloc;
 #[cfg(feature = "torch")]
 pub mod model;
@@ -24,3 +26,39 @@ pub mod plot;
 pub mod replay;
 #[cfg(feature = "torch")]
 pub mod train;
+
+use std::path::Path;
+
+/// The source tree's commit (short hash, "+changes" when the tree differs
+/// from it), or "unknown" outside a git checkout.
+pub fn commit() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(hash) => {
+            let dirty = git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                "crates",
+            ])
+            .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{hash}+changes")
+            } else {
+                hash
+            }
+        }
+        None => "unknown".into(),
+    }
+}

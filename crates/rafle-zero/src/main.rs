@@ -38,6 +38,9 @@ enum Command {
     /// Train a network by self-play (Gumbel AlphaZero).
     #[cfg(feature = "torch")]
     Train(cli::train::TrainArgs),
+    /// Train a learned alpha-beta evaluation by generations of self-play.
+    #[cfg(feature = "torch")]
+    TrainEval(cli::train_eval::TrainEvalArgs),
     /// Print a run config's settings: its bases merged, `--set` applied, defaults written out.
     Config(cli::config::ConfigArgs),
     /// Plot a run's metrics as PNG curves.
@@ -67,6 +70,8 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Eval(a) => cli::eval::run(a),
         #[cfg(feature = "torch")]
         Command::Train(a) => cli::train::run(a),
+        #[cfg(feature = "torch")]
+        Command::TrainEval(a) => cli::train_eval::run(a),
         Command::Config(a) => cli::config::run(a),
         Command::Plot(a) => cli::plot::run(a),
         Command::Pdn(a) => cli::pdn::run(a),

@@ -197,40 +197,6 @@ fn today() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// The source tree's commit (short hash, "+changes" when the tree differs
-/// from it), or "unknown" outside a git checkout.
-fn commit() -> String {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .arg("-C")
-            .arg(dir)
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    match git(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(hash) => {
-            let dirty = git(&[
-                "status",
-                "--porcelain",
-                "--untracked-files=no",
-                "--",
-                "crates",
-            ])
-            .is_some_and(|s| !s.is_empty());
-            if dirty {
-                format!("{hash}+changes")
-            } else {
-                hash
-            }
-        }
-        None => "unknown".into(),
-    }
-}
-
 fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
     let variant = a.variant;
     if a.games == 0 {
@@ -316,7 +282,7 @@ fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
         );
     })?;
     ladder.date = today();
-    ladder.commit = commit();
+    ladder.commit = rafle_zero::commit();
     ladder.write(&out).map_err(|e| anyhow::anyhow!(e))?;
     print!("{}", ladder.table());
     println!(

@@ -18,6 +18,8 @@ pub mod serve;
 pub mod show;
 #[cfg(feature = "torch")]
 pub mod train;
+#[cfg(feature = "torch")]
+pub mod train_eval;
 
 use rafle_core::{parse_fen, Game, Position, Variant};
 
