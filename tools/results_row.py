@@ -134,7 +134,21 @@ def config_sha(config: Path, rafle: Path) -> str:
 
 
 def run_figures(run: Path) -> tuple[int, float, float]:
-    """Iterations, self-play games per hour and mean plies per game of a run."""
+    """Iterations, self-play games per hour and mean plies per game of a run
+    (of `rafle train-eval`: generations, and its games)."""
+    if (run / "state.json").exists():
+        state = json.loads((run / "state.json").read_text())
+        games = plies = 0.0
+        with open(run / "metrics.csv", newline="") as f:
+            rows = [r for r in csv.DictReader(f)]
+        by_gen: dict[str, dict[str, float]] = {}
+        for r in rows:
+            by_gen.setdefault(r["iteration"], {})[r["name"]] = float(r["value"])
+        for g in by_gen.values():
+            games += g.get("games/games", 0.0)
+            plies += g.get("games/games", 0.0) * g.get("games/plies_per_game", 0.0)
+        hours = max(float(state["minutes"]), 1e-9) / 60
+        return int(state["generations"]), games / hours, plies / max(games, 1.0)
     meta = json.loads((run / "latest.json").read_text())
     hours = max(float(meta["elapsed_s"]), 1e-9) / 3600
     lengths = []
@@ -144,6 +158,16 @@ def run_figures(run: Path) -> tuple[int, float, float]:
                 lengths.append(float(row["value"]))
     plies = sum(lengths) / len(lengths) if lengths else float("nan")
     return int(meta["iteration"]), int(meta["games"]) / hours, plies
+
+
+def variant_of(run: Path) -> str:
+    """The variant a run trained (latest.json, or a train-eval run's state.json config)."""
+    if (run / "state.json").exists():
+        m = re.search(r'^variant = "([a-z]+)"', json.loads((run / "state.json").read_text())["config"], re.M)
+        if not m:
+            raise ValueError(f"{run}/state.json: no variant in its config")
+        return m[1]
+    return json.loads((run / "latest.json").read_text())["variant"]
 
 
 def placement(report: str) -> tuple[int, int, int, int]:
@@ -172,7 +196,8 @@ def main(argv: list[str]) -> int:
             print(f"results_row: {e}", file=sys.stderr)
             return 1
         return 0
-    p.add_argument("--run", type=Path, required=True, help="the run folder (latest.json, metrics.csv)")
+    p.add_argument("--run", type=Path, required=True,
+                   help="the run folder (latest.json or, of rafle train-eval, state.json; metrics.csv)")
     p.add_argument("--ladder", type=Path, required=True, help="the rafle ladder report of its model")
     p.add_argument("--config", type=Path, required=True, help="the config the run trained (as given, unseeded)")
     p.add_argument("--lever", required=True, help="what the A/B measures, e.g. teacher-start")
@@ -185,7 +210,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--out", type=Path, help="default: configs/results/<variant>.tsv")
     a = p.parse_args(argv)
     try:
-        meta = json.loads((a.run / "latest.json").read_text())
+        variant = variant_of(a.run)
         iterations, gph, plies = run_figures(a.run)
         elo, lo, hi, games = placement(a.ladder.read_text())
         sha = config_sha(a.config, rafle)
@@ -193,7 +218,7 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError, KeyError) as e:
         print(f"results_row: {e}", file=sys.stderr)
         return 1
-    out = a.out or root / "configs" / "results" / f"{meta['variant']}.tsv"
+    out = a.out or root / "configs" / "results" / f"{variant}.tsv"
     row = [
         datetime.date.today().isoformat(), commit(root), str(a.config), sha, a.lever, a.arm, str(a.seed),
         f"{a.budget:g}", str(iterations), f"{gph:.0f}", f"{plies:.1f}", str(elo), str(lo), str(hi), str(games),

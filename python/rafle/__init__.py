@@ -115,6 +115,9 @@ driven by your network; details in ``rafle.agents``)::
     rafle.serve([agent, "alphabeta:4"], variant="thai", port=8000)   # play and inspect in the browser
     games = rafle.read_pdn("games.pdn")   # PDN games replayed (g.tags, g.moves, g.game()); bad ones warned and skipped
     data = rafle.pdn_samples(games)       # the arrays of sp.play, targets from the played moves and results
+    pos = rafle.eval_games("thai", 200, depth=4)          # labelled positions of alpha-beta self-play: fen, score, result, target
+    x = rafle.eval_features("thai", pos["fen"], "patterns")  # sparse inputs: indices, values (N, K), phase, num_inputs
+    rafle.save_eval("my.safetensors", "thai", "patterns", {"mg": mg, "eg": eg})  # plays as alphabeta:d=6,eval=my.safetensors
 
 Players of ``rafle.evaluate`` are spec strings, ``Player``, ``NetworkAgent``
 or policy callables ``(obs, mask) -> actions``; every game advances in
@@ -138,6 +141,7 @@ from rafle.agents import (
     search,
     serve,
 )
+from rafle.learned import eval_features, eval_games, eval_values, save_eval
 from rafle.pdn import PdnGame, pdn_samples, read_pdn
 
 __all__ = [
@@ -161,5 +165,9 @@ __all__ = [
     "PdnGame",
     "read_pdn",
     "pdn_samples",
+    "eval_games",
+    "eval_features",
+    "save_eval",
+    "eval_values",
 ]
 __version__ = "0.1.0"

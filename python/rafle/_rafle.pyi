@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "_set_eval_zoo",
     "BF16_BATCH",
     "END_REASONS",
     "Game",
@@ -26,6 +27,9 @@ __all__ = [
     "VARIANTS",
     "VecEnv",
     "cpu_has_fast_bf16",
+    "eval_features",
+    "eval_games",
+    "eval_values",
     "evaluate",
     "iteration_metrics",
     "ladder",
@@ -35,6 +39,7 @@ __all__ = [
     "model_spec",
     "pdn_samples",
     "read_pdn",
+    "save_eval",
     "save_replay",
     "search",
     "serve",
@@ -469,3 +474,30 @@ def serve(
     host: str = "127.0.0.1",
     egtb: str | PathLike[str] | Tablebase | None = None,
 ) -> Server: ...
+def eval_features(
+    variant: str,
+    positions: Sequence[str | Game],
+    design: str = "patterns",
+    hidden: int = 32,
+    hidden2: int = 16,
+) -> dict[str, Any]: ...
+def eval_games(
+    variant: str,
+    games: int,
+    depth: int = 4,
+    eval: str | None = None,
+    seed: int = 0,
+    opening_plies: int = 6,
+    random_share: float = 0.05,
+    max_plies: int = 300,
+    result_weight: float = 0.5,
+) -> dict[str, Any]: ...
+def save_eval(
+    path: str | PathLike[str],
+    variant: str,
+    design: str,
+    weights: Mapping[str, npt.NDArray[np.float32]],
+    metadata: Mapping[str, str] | None = None,
+) -> None: ...
+def eval_values(eval: str, variant: str, positions: Sequence[str | Game]) -> npt.NDArray[np.int32]: ...
+def _set_eval_zoo(dir: str | PathLike[str]) -> None: ...

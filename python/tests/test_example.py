@@ -65,3 +65,22 @@ def test_alphazero_example_two_tiny_iterations(tmp_path: Path) -> None:
         assert r.returncode == 0, r.stderr
     g = rafle.Game("thai")
     assert rafle.Player(f"model:{out / 'latest.safetensors'}:4", "thai").choose(g) in g.legal_moves()
+
+
+@pytest.mark.parametrize("design", ["patterns", "net"])
+def test_learned_eval_example_fits_and_plays(design: str, tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    out = tmp_path / "eval.safetensors"
+    run = subprocess.run(
+        [sys.executable, str(EXAMPLES / "learned_eval.py"), "--variant", "thai", "--design", design,
+         "--games", "6", "--depth", "2", "--epochs", "2", "--match-games", "4", "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    losses = [float(x) for x in re.findall(r"^epoch \d+: loss ([0-9.]+)", run.stdout, re.M)]
+    assert len(losses) == 2 and all(0 < x < 1 for x in losses), run.stdout
+    m = re.search(r"score vs alphabeta:2 over 4 games: ([0-9.]+)", run.stdout)
+    assert m and 0.0 <= float(m.group(1)) <= 1.0, run.stdout
+    # The file it wrote is an evaluation the arena plays.
+    g = rafle.Game("thai")
+    assert rafle.Player(f"alphabeta:d=2,eval={out}", "thai").choose(g) in g.legal_moves()

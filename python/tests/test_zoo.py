@@ -110,3 +110,24 @@ def test_ship_model_card_update_rejects_bad_input(tmp_path: Path, args: list[str
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ship_model:"), r.stderr
     assert (tmp_path / "thai.json").read_text() == before
+
+
+def test_the_pages_evaluations_table_is_the_cards() -> None:
+    """README.md and docs/how-to/learned-eval.md hold tools/ship_eval.py's
+    table of the shipped evaluations' cards: rerun it with `--table --write`
+    after shipping."""
+    spec = importlib.util.spec_from_file_location("ship_eval", SHIP.parent / "ship_eval.py")
+    ship_eval = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ship_eval)
+    for page in ship_eval.PAGES:
+        text = page.read_text()
+        start, end = text.index(ship_eval.BEGIN) + len(ship_eval.BEGIN) + 1, text.index(ship_eval.END)
+        assert text[start:end] == ship_eval.table(), f"{page.name}: run tools/ship_eval.py --table --write"
+
+
+@pytest.mark.parametrize("variant", [p.stem for p in (ZOO / "eval").glob("*.safetensors")] or ["none"])
+def test_every_shipped_evaluation_plays_its_variant(variant: str) -> None:
+    if variant == "none":
+        pytest.skip("no evaluation shipped yet")
+    g = rafle.Game(variant)
+    assert rafle.Player("alphabeta:d=2,eval=zoo", variant).choose(g) in g.legal_moves()

@@ -13,6 +13,7 @@ mod evaluator;
 mod game;
 mod interrupt;
 mod ladder;
+mod learned;
 mod pdn;
 mod raster;
 mod search;
@@ -70,5 +71,10 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(raster::svg_to_rgb, m)?)?;
     m.add_class::<serve::Server>()?;
     m.add_function(wrap_pyfunction!(serve::serve, m)?)?;
+    m.add_function(wrap_pyfunction!(learned::eval_features, m)?)?;
+    m.add_function(wrap_pyfunction!(learned::eval_games, m)?)?;
+    m.add_function(wrap_pyfunction!(learned::save_eval, m)?)?;
+    m.add_function(wrap_pyfunction!(learned::eval_values, m)?)?;
+    m.add_function(wrap_pyfunction!(learned::_set_eval_zoo, m)?)?;
     Ok(())
 }

@@ -421,7 +421,7 @@ impl PlayerSpec {
                     None => None,
                     Some(file) => Some(
                         learned::load(&eval_path(file, variant), variant)
-                            .map_err(|e| err(&name, e))?,
+                            .map_err(|e| SpecError(format!("player spec {name:?}: {e}")))?,
                     ),
                 };
                 Arc::new(move |seed| {
@@ -573,11 +573,28 @@ mod tests {
             ("hub:'/my engines/kr' --hub", "hub:'/my engines/kr' --hub"),
             ("hub:/opt/scan/scan hub", "hub:/opt/scan/scan hub"),
             ("dxp: localhost : 27531", "dxp:localhost:27531"),
+            ("alphabeta:d=6,eval=zoo", "alphabeta:d=6,eval=zoo"),
+            ("ab:6, eval=zoo", "alphabeta:d=6,eval=zoo"),
+            ("alphabeta:t=20ms,eval=zoo", "alphabeta:t=0.02s,eval=zoo"),
+            (
+                "alphabeta:d=8,t=1s,eval=runs/a,b.safetensors",
+                "alphabeta:d=8,t=1s,eval=runs/a,b.safetensors",
+            ),
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), canonical, "{text}");
             assert_eq!(canonical.parse::<PlayerSpec>(), Ok(spec), "{text}");
         }
+        assert_eq!(
+            "alphabeta:6,eval=x.safetensors".parse(),
+            Ok(PlayerSpec::AlphaBeta {
+                limits: Limits {
+                    depth: Some(6),
+                    time: None
+                },
+                eval: Some(EvalFile::Path("x.safetensors".into()))
+            })
+        );
         assert_eq!(
             "hub:scan hub".parse(),
             Ok(PlayerSpec::Engine(EngineSpec::Hub(vec![
@@ -624,6 +641,12 @@ mod tests {
             ("alphabeta:t=fast", "duration"),
             ("uct:-1", "simulation count"),
             ("random:3", "takes no options"),
+            ("alphabeta:eval=zoo", "needs a depth or a time"),
+            ("alphabeta:4,eval=", "eval= needs"),
+            (
+                "alphabeta:d=4,eval=/no/such.safetensors",
+                "/no/such.safetensors",
+            ),
             ("", "unknown player"),
         ] {
             let e = match parse_player(spec, Variant::Thai) {

@@ -87,6 +87,30 @@ impl Metrics {
         Ok(Metrics { path, text, events })
     }
 
+    /// Drops the rows of iterations after `iteration` (a run resumed after
+    /// a kill that came between its rows and its state).
+    pub fn truncate_after(&mut self, iteration: u64) -> Result<()> {
+        let text = String::from_utf8_lossy(&self.text).into_owned();
+        let mut lines = text.lines();
+        let mut kept = String::new();
+        if let Some(header) = lines.next() {
+            kept.push_str(header);
+            kept.push('\n');
+        }
+        for line in lines {
+            let it = line.split(',').next().and_then(|x| x.parse::<u64>().ok());
+            if it.is_some_and(|i| i <= iteration) {
+                kept.push_str(line);
+                kept.push('\n');
+            }
+        }
+        if kept.len() != self.text.len() {
+            self.text = kept.into_bytes();
+            rafle_core::atomic::write(&self.path, &self.text)?;
+        }
+        Ok(())
+    }
+
     /// Appends one row.
     pub fn log(
         &mut self,

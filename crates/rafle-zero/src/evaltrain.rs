@@ -68,7 +68,6 @@ struct Batch {
 
 impl Model {
     fn new(variant: Variant, design: Design, seed: u64) -> Model {
-        tch::manual_seed(seed as i64);
         let vs = nn::VarStore::new(tch::Device::Cpu);
         let inputs = learned::inputs(variant, design);
         let root = vs.root();
@@ -95,34 +94,37 @@ impl Model {
             Design::Net { hidden, hidden2 } => {
                 let (h, h2) = (hidden as i64, hidden2 as i64);
                 let pieces = Frame::new(variant).start_pieces as f64;
+                // Drawn from the run's seed, not torch's global generator
+                // (other trainers in the process keep theirs).
+                let mut rng = Rng::stream(seed, 0x1417);
+                let mut randn = |shape: &[i64], stdev: f64| {
+                    let n: i64 = shape.iter().product();
+                    let v: Vec<f32> = (0..n)
+                        .map(|_| {
+                            let (u, w) = (rng.unit_f64().max(1e-12), rng.unit_f64());
+                            ((-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * w).cos() * stdev)
+                                as f32
+                        })
+                        .collect();
+                    Tensor::from_slice(&v).view(shape)
+                };
                 // The padding row (index `inputs`) stays zero: masked in the forward pass.
-                let _ = root.var(
-                    "w1",
-                    &[inputs as i64 + 1, h],
-                    nn::Init::Randn {
-                        mean: 0.0,
-                        stdev: 1.0 / pieces.sqrt(),
-                    },
-                );
-                let _ = root.var("b1", &[h], nn::Init::Const(0.5));
-                let _ = root.var(
-                    "w2",
-                    &[2 * h, h2],
-                    nn::Init::Randn {
-                        mean: 0.0,
-                        stdev: (1.0 / (2 * h) as f64).sqrt(),
-                    },
-                );
-                let _ = root.var("b2", &[h2], nn::Init::Const(0.0));
-                let _ = root.var(
-                    "w3",
-                    &[h2],
-                    nn::Init::Randn {
-                        mean: 0.0,
-                        stdev: (1.0 / h2 as f64).sqrt(),
-                    },
-                );
-                let _ = root.var("b3", &[1], nn::Init::Const(0.0));
+                let w1 = randn(&[inputs as i64 + 1, h], 1.0 / pieces.sqrt());
+                let w2 = randn(&[2 * h, h2], (1.0 / (2 * h) as f64).sqrt());
+                let w3 = randn(&[h2], (1.0 / h2 as f64).sqrt());
+                for (name, t) in [
+                    ("w1", w1),
+                    (
+                        "b1",
+                        Tensor::full([h], 0.5, (Kind::Float, tch::Device::Cpu)),
+                    ),
+                    ("w2", w2),
+                    ("b2", Tensor::zeros([h2], (Kind::Float, tch::Device::Cpu))),
+                    ("w3", w3),
+                    ("b3", Tensor::zeros([1], (Kind::Float, tch::Device::Cpu))),
+                ] {
+                    let _ = root.var_copy(name, &t);
+                }
             }
         }
         let params = vs.variables().into_iter().collect();
@@ -203,11 +205,10 @@ impl Model {
                 let mut var = self.var(name);
                 let t = Tensor::from_slice(v);
                 if name == "w1" {
-                    let _ = var
-                        .narrow(0, 0, self.inputs as i64)
+                    var.narrow(0, 0, self.inputs as i64)
                         .copy_(&t.view([self.inputs as i64, -1]));
                 } else {
-                    let _ = var.copy_(&t.view_as(&var));
+                    var.copy_(&t.view_as(&var));
                 }
             }
             Ok(())
@@ -358,6 +359,8 @@ impl EvalTrainer {
         ));
         gen_bar.set_position(self.state.generations);
         let mut metrics = Metrics::open(&self.dir, self.state.generations == 0)?;
+        // Rows of a generation a kill cut before its state was written.
+        metrics.truncate_after(self.state.generations)?;
         mp.println(format!(
             "rafle train-eval: {variant} | {} | {} games a generation at depth {} | dir {}",
             self.cfg.model.design,
@@ -555,7 +558,7 @@ impl EvalTrainer {
                 sum += l.double_value(&[]) * ids.len() as f64;
                 count += ids.len();
                 step += 1;
-                if step % 50 == 0 {
+                if step.is_multiple_of(50) {
                     bar.set_position(step);
                     bar.set_message(format!("loss {:.4}", sum / count as f64));
                 }

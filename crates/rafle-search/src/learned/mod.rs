@@ -263,15 +263,15 @@ impl<'a> Leaf<'a> {
 /// The largest value a learned evaluation returns (200 logits).
 pub const LIMIT: i32 = 20_000;
 
-/// Where `eval=zoo` looks: [`set_zoo_dir`]'s folder, else `RAFLE_ZOO`,
-/// else `python/rafle/zoo` of the source tree this was built from; the
-/// evaluations are in its `eval/` folder.
+/// Where `eval=zoo` looks: `RAFLE_ZOO` if set, else [`set_zoo_dir`]'s
+/// folder (the Python package's), else `python/rafle/zoo` of the source
+/// tree this was built from; the evaluations are in its `eval/` folder.
 pub fn zoo_dir() -> PathBuf {
-    if let Some(d) = ZOO.get().and_then(|d| d.lock().ok()?.clone()) {
-        return d;
+    if let Some(dir) = std::env::var_os("RAFLE_ZOO") {
+        return PathBuf::from(dir);
     }
-    match std::env::var_os("RAFLE_ZOO") {
-        Some(dir) => PathBuf::from(dir),
+    match ZOO.get().and_then(|d| d.lock().ok()?.clone()) {
+        Some(d) => d,
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/rafle/zoo"),
     }
 }
@@ -291,8 +291,10 @@ pub fn zoo_path(variant: Variant) -> PathBuf {
 }
 
 /// Files read once per process: a match builds many players of one spec.
-static CACHE: OnceLock<Mutex<Vec<(PathBuf, std::time::SystemTime, Arc<Learned>)>>> =
-    OnceLock::new();
+/// A file read: its path, its modification time, the evaluation.
+type Cached = (PathBuf, std::time::SystemTime, Arc<Learned>);
+
+static CACHE: OnceLock<Mutex<Vec<Cached>>> = OnceLock::new();
 
 /// Reads the evaluation at `path` for `variant` (a file read again only when it changed).
 pub fn load(path: &Path, variant: Variant) -> Result<Arc<Learned>, EvalError> {

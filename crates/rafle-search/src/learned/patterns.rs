@@ -16,13 +16,13 @@
 //! v = Σ_i x_i · (φ · mg[i] + (1 - φ) · eg[i])
 //! ```
 //!
-//! At play time the weights are integers in thousandths (window weights
-//! i16, extras i32), φ the exact ratio of two counts; the sum is returned
-//! in centi-logits.
+//! At play time the weights are integers (window weights i16 thousandths,
+//! the extras i64 hundred-thousandths), φ the exact ratio of two counts;
+//! the sum is returned in centi-logits.
 
 use super::frame::Frame;
 use super::EvalError;
-use rafle_core::{Color, Position};
+use rafle_core::{Color, Position, Variant};
 
 /// Squares per window.
 pub const WINDOW: usize = 8;
@@ -38,8 +38,11 @@ pub const EXTRAS: [&str; 7] = [
     "opp_tempo",
     "bias",
 ];
-/// Weights are stored in thousandths of a logit.
+/// Window weights are integers in thousandths of a logit.
 const SCALE: f32 = 1000.0;
+/// The extras' weights in hundred-thousandths: their values are counts
+/// up to hundreds (tempo), which would multiply a coarser rounding.
+const EXTRA_SCALE: f64 = 100_000.0;
 
 /// The windows of a board, each its 8 frame indices in reading order.
 pub fn windows(f: &Frame) -> Vec<[u8; WINDOW]> {
@@ -79,27 +82,119 @@ const TERNARY: [u16; 256] = {
     t
 };
 
+/// Ternary digits of a byte's bits in reverse: bit i -> 3^(7 - i).
+const TERNARY_REV: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = TERNARY[(b as u8).reverse_bits() as usize];
+        b += 1;
+    }
+    t
+};
+
+/// How to read a window's 8 squares off a bitboard: runs of consecutive
+/// bits (a 4x4 window's dark squares are 4 runs of 2), gathered in
+/// ascending bit order into a byte.
+#[derive(Clone, Copy, Debug, Default)]
+struct Gather {
+    /// (shift, length) of each run.
+    runs: [(u8, u8); WINDOW],
+    n: u8,
+}
+
+impl Gather {
+    fn new(mut bits: [u8; WINDOW]) -> Gather {
+        bits.sort_unstable();
+        let mut g = Gather::default();
+        for b in bits {
+            match g.n.checked_sub(1).map(|i| &mut g.runs[i as usize]) {
+                Some((s, len)) if *s + *len == b => *len += 1,
+                _ => {
+                    g.runs[g.n as usize] = (b, 1);
+                    g.n += 1;
+                }
+            }
+        }
+        g
+    }
+
+    #[inline(always)]
+    fn byte(&self, bb: u128) -> usize {
+        let (mut out, mut at) = (0usize, 0);
+        for &(s, len) in &self.runs[..self.n as usize] {
+            out |= ((bb >> s) as usize & ((1 << len) - 1)) << at;
+            at += len;
+        }
+        out
+    }
+}
+
+/// A board's windows, read from each side's frame.
+#[derive(Clone, Debug)]
+struct Windows {
+    /// `gather[side][w]`: window `w` of `side`'s frame on the board's bits.
+    gather: [Vec<Gather>; 2],
+}
+
+impl Windows {
+    fn new(f: &Frame) -> Windows {
+        let wins = windows(f);
+        Windows {
+            gather: [Color::White, Color::Black].map(|side| {
+                wins.iter()
+                    .map(|w| Gather::new(w.map(|k| f.bit_of(side, k as usize) as u8)))
+                    .collect()
+            }),
+        }
+    }
+
+    /// The variant's windows, built once.
+    fn of(f: &Frame) -> &'static Windows {
+        static ALL: [std::sync::OnceLock<Windows>; Variant::ALL.len()] =
+            [const { std::sync::OnceLock::new() }; Variant::ALL.len()];
+        let i = Variant::ALL
+            .iter()
+            .position(|&v| v == f.variant)
+            .expect("a variant of the list");
+        ALL[i].get_or_init(|| Windows::new(f))
+    }
+
+    /// The ternary configuration of each window of the mover's frame: a
+    /// frame's reading order is ascending bits for White and descending
+    /// for Black (the board turned half a turn).
+    #[inline(always)]
+    fn configs(&self, side: Color, own: u128, opp: u128) -> impl Iterator<Item = usize> + '_ {
+        let t = match side {
+            Color::White => &TERNARY,
+            Color::Black => &TERNARY_REV,
+        };
+        self.gather[side.index()]
+            .iter()
+            .map(move |g| t[g.byte(own)] as usize + 2 * t[g.byte(opp)] as usize)
+    }
+}
+
 /// A patterns evaluation at play time.
 #[derive(Clone, Debug)]
 pub struct Patterns {
-    /// `bits[side][w]`: the board bits of window `w`'s squares in `side`'s frame.
-    bits: [Vec<[u8; WINDOW]>; 2],
+    windows: &'static Windows,
     /// (mg, eg) of every window configuration, thousandths.
     table: Vec<[i16; 2]>,
-    /// (mg, eg) of each of the [`EXTRAS`], thousandths.
-    extras: [[i32; 2]; EXTRAS.len()],
+    /// (mg, eg) of each of the [`EXTRAS`], hundred-thousandths.
+    extras: [[i64; 2]; EXTRAS.len()],
 }
 
 impl Patterns {
     /// Number of inputs for `f`'s board: windows x 3^8 + the extras.
     pub fn inputs(f: &Frame) -> usize {
-        windows(f).len() * CONFIGS + EXTRAS.len()
+        Windows::of(f).gather[0].len() * CONFIGS + EXTRAS.len()
     }
 
     /// Builds from float weights `mg`, `eg` (each [`Patterns::inputs`] long).
     pub fn new(f: &Frame, mg: &[f32], eg: &[f32]) -> Result<Patterns, EvalError> {
-        let wins = windows(f);
-        let n = wins.len() * CONFIGS + EXTRAS.len();
+        let n = Self::inputs(f);
+        let windows = n / CONFIGS;
         if mg.len() != n || eg.len() != n {
             return Err(EvalError(format!(
                 "patterns on {} need mg and eg of {n} weights, not {} and {}",
@@ -109,8 +204,8 @@ impl Patterns {
             )));
         }
         let q = |x: f32| (x * SCALE).round();
-        let mut table = Vec::with_capacity(wins.len() * CONFIGS);
-        for i in 0..wins.len() * CONFIGS {
+        let mut table = Vec::with_capacity(windows * CONFIGS);
+        for i in 0..windows * CONFIGS {
             let (a, b) = (q(mg[i]), q(eg[i]));
             if a.abs() > i16::MAX as f32 || b.abs() > i16::MAX as f32 || a.is_nan() || b.is_nan() {
                 return Err(EvalError(format!(
@@ -120,40 +215,23 @@ impl Patterns {
             }
             table.push([a as i16, b as i16]);
         }
-        let mut extras = [[0i32; 2]; EXTRAS.len()];
+        let mut extras = [[0i64; 2]; EXTRAS.len()];
         for (e, x) in extras.iter_mut().enumerate() {
-            let i = wins.len() * CONFIGS + e;
+            let i = windows * CONFIGS + e;
+            let q = |v: f32| (v as f64 * EXTRA_SCALE).round();
             let (a, b) = (q(mg[i]), q(eg[i]));
-            if !(a.abs() <= 1e6 && b.abs() <= 1e6) {
+            if !(a.abs() <= 1e11 && b.abs() <= 1e11) {
                 return Err(EvalError(format!(
-                    "the {} weight ({}, {}) is outside ±1000",
+                    "the {} weight ({}, {}) is outside ±1000000",
                     EXTRAS[e], mg[i], eg[i]
                 )));
             }
-            *x = [a as i32, b as i32];
+            *x = [a as i64, b as i64];
         }
-        let bits = [Color::White, Color::Black].map(|side| {
-            wins.iter()
-                .map(|w| w.map(|k| f.bit_of(side, k as usize) as u8))
-                .collect()
-        });
         Ok(Patterns {
-            bits,
+            windows: Windows::of(f),
             table,
             extras,
-        })
-    }
-
-    /// The ternary configuration of each window, the mover's frame.
-    #[inline(always)]
-    fn configs(bits: &[[u8; WINDOW]], own: u128, opp: u128) -> impl Iterator<Item = usize> + '_ {
-        bits.iter().map(move |w| {
-            let (mut a, mut b) = (0usize, 0usize);
-            for (i, &bit) in w.iter().enumerate() {
-                a |= ((own >> bit) as usize & 1) << i;
-                b |= ((opp >> bit) as usize & 1) << i;
-            }
-            TERNARY[a] as usize + 2 * TERNARY[b] as usize
         })
     }
 
@@ -178,36 +256,36 @@ impl Patterns {
         let us = pos.side;
         let (own, opp) = (pos.men(us), pos.men(us.opponent()));
         let (mut mg, mut eg) = (0i32, 0i32);
-        for (w, c) in Self::configs(&self.bits[us.index()], own, opp).enumerate() {
+        for (w, c) in self.windows.configs(us, own, opp).enumerate() {
             let [a, b] = self.table[w * CONFIGS + c];
             mg += a as i32;
             eg += b as i32;
         }
-        for (x, [a, b]) in Self::extra_values(f, pos).iter().zip(self.extras) {
-            mg += x * a;
-            eg += x * b;
+        // Hundred-thousandths from here on.
+        let (mut mg, mut eg) = (mg as i64 * 100, eg as i64 * 100);
+        for (&x, [a, b]) in Self::extra_values(f, pos).iter().zip(self.extras) {
+            mg += x as i64 * a;
+            eg += x as i64 * b;
         }
         // The phase exactly: pieces on the board out of the starting ones.
         let (on, all) = f.phase_parts(pos);
-        let v = (mg as i64 * on + eg as i64 * (all - on)) / all;
-        // Thousandths to hundredths, rounded.
-        ((v + 5).div_euclid(10)) as i32
+        let v = (mg * on + eg * (all - on)) / all;
+        // To hundredths, rounded.
+        (v + 500)
+            .div_euclid(1000)
+            .clamp(i32::MIN as i64, i32::MAX as i64) as i32
     }
 
     /// The sparse features of `pos` (index, value) and its phase: one per
     /// window, then the extras (see the module's documentation).
     pub fn features(f: &Frame, pos: &Position, out: &mut Vec<(u32, f32)>) -> f32 {
-        let wins = windows(f);
+        let windows = Windows::of(f);
         let us = pos.side;
-        let bits: Vec<[u8; WINDOW]> = wins
-            .iter()
-            .map(|w| w.map(|k| f.bit_of(us, k as usize) as u8))
-            .collect();
         let (own, opp) = (pos.men(us), pos.men(us.opponent()));
-        for (w, c) in Self::configs(&bits, own, opp).enumerate() {
+        for (w, c) in windows.configs(us, own, opp).enumerate() {
             out.push(((w * CONFIGS + c) as u32, 1.0));
         }
-        let base = wins.len() * CONFIGS;
+        let base = windows.gather[0].len() * CONFIGS;
         for (e, x) in Self::extra_values(f, pos).into_iter().enumerate() {
             out.push(((base + e) as u32, x as f32));
         }

@@ -131,6 +131,7 @@ pub struct Fit {
     pub window: usize,
     /// Passes over the window at each generation.
     pub epochs: usize,
+    /// Positions per step.
     pub batch_size: usize,
     /// Adam's learning rate (down to a tenth along half a cosine).
     pub lr: f64,

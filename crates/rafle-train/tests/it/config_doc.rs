@@ -1,4 +1,5 @@
-//! The run config's reference page, `docs/reference/config.md`, is rendered
+//! The run config's reference page, `docs/reference/config.md` (and
+//! `docs/reference/eval-config.md`, `rafle train-eval`'s), is rendered
 //! from the config structs' JSON schema (schemars: the field docs become
 //! the descriptions, serde's defaults the defaults), so it cannot drift from
 //! the code. This test renders it and compares it with the checked-in page;
@@ -8,27 +9,51 @@
 use std::path::Path;
 
 use rafle_train::config::Config;
+use rafle_train::evaltrain::config::Config as EvalConfig;
 use serde_json::{Map, Value};
 
-const PAGE: &str = "docs/reference/config.md";
 const BLESS: &str = "RAFLE_BLESS=1 cargo test --release -p rafle-train --test it config_doc";
 
 #[test]
 fn the_config_reference_page_is_rendered_from_the_structs() {
-    let schema = schemars::schema_for!(Config);
-    let page = render(schema.as_value(), &declaration_order());
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(PAGE);
-    if std::env::var_os("RAFLE_BLESS").is_some() {
-        std::fs::write(&path, &page).unwrap();
-        return;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let eval_toml = EvalConfig::load_with(&root.join("configs/eval/thai.toml"), &[])
+        .unwrap()
+        .to_toml();
+    let pages = [
+        (
+            "docs/reference/config.md",
+            render(
+                schemars::schema_for!(Config).as_value(),
+                &declaration_order(
+                    &Config::load(&root.join("configs/thai.toml"))
+                        .unwrap()
+                        .to_toml(),
+                ),
+                HEADER,
+            ),
+        ),
+        (
+            "docs/reference/eval-config.md",
+            render(
+                schemars::schema_for!(EvalConfig).as_value(),
+                &declaration_order(&eval_toml),
+                EVAL_HEADER,
+            ),
+        ),
+    ];
+    for (page_path, page) in pages {
+        let path = root.join(page_path);
+        if std::env::var_os("RAFLE_BLESS").is_some() {
+            std::fs::write(&path, &page).unwrap();
+            continue;
+        }
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            old == page,
+            "{page_path} is not what the config structs' docs render; rewrite it with `{BLESS}`"
+        );
     }
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        old == page,
-        "{PAGE} is not what the config structs' docs render; rewrite it with `{BLESS}`"
-    );
 }
 
 #[test]
@@ -53,15 +78,24 @@ fn every_config_and_experiment_arm_reads() {
         .filter(|p| p.components().any(|c| c.as_os_str() == "results"));
     assert!(arms.count() >= 16, "{files:?}");
     for path in &files {
-        Config::load(path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        // rafle train-eval's configs (configs/eval/ and the arms on them)
+        // are told apart as `rafle config` does: by their tables.
+        let table = rafle_train::overlay::read(path).unwrap().table;
+        if ["games", "fit", "check"]
+            .iter()
+            .any(|k| table.contains_key(*k))
+        {
+            EvalConfig::load_with(path, &[])
+                .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        } else {
+            Config::load(path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        }
     }
 }
 
 /// `table` and `table.key` in the order the structs declare them: serde
-/// writes a config's TOML in declaration order (the schema's maps are sorted).
-fn declaration_order() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/thai.toml");
-    let text = Config::load(&path).unwrap().to_toml();
+/// writes a config's TOML (`text`) in declaration order (the schema's maps are sorted).
+fn declaration_order(text: &str) -> Vec<String> {
     let mut table = String::new();
     let mut order = Vec::new();
     for line in text.lines() {
@@ -92,11 +126,11 @@ fn sorted<'a>(
 }
 
 /// The markdown page: one section per table of the file, a row per field.
-fn render(schema: &Value, order: &[String]) -> String {
+fn render(schema: &Value, order: &[String], header: &str) -> String {
     let defs = schema["$defs"]
         .as_object()
         .expect("schemars puts types in $defs");
-    let mut out = String::from(HEADER);
+    let mut out = String::from(header);
     let (fields, required) = properties(schema);
     for (table, field) in sorted(fields, "", order) {
         let def = resolve(field, defs);
@@ -132,6 +166,19 @@ fn render(schema: &Value, order: &[String]) -> String {
     }
     out
 }
+
+const EVAL_HEADER: &str = "\
+# Evaluation training config reference
+
+<!-- Generated from the doc comments of crates/rafle-train/src/evaltrain/config.rs;
+do not edit by hand: RAFLE_BLESS=1 cargo test --release -p rafle-train --test it config_doc -->
+
+`rafle train-eval --config FILE` trains a learned alpha-beta evaluation
+([Learned evaluations](../how-to/learned-eval.md)); `configs/eval/` holds
+the recipes. The file reads as a run config does: unknown fields are
+errors naming them, `base = \"...\"` builds on another file, and
+`--set table.field=value` changes one field.
+";
 
 const HEADER: &str = "\
 # Run config reference

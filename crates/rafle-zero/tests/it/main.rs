@@ -11,6 +11,8 @@ mod no_torch;
 #[path = "../../../rafle-core/tests/it/common/perft_data.rs"]
 mod perft_data;
 #[cfg(feature = "torch")]
+mod train_eval;
+#[cfg(feature = "torch")]
 mod trainer;
 #[cfg(feature = "torch")]
 mod zoo;
