@@ -419,6 +419,18 @@ impl PlayerSpec {
                 let limits = *limits;
                 let eval = match eval {
                     None => None,
+                    Some(EvalFile::Zoo) if !learned::zoo_path(variant).is_file() => {
+                        return Err(SpecError(format!(
+                            "player spec {name:?}: no learned evaluation of {variant} is shipped \
+                             (eval=zoo reads {}; shipped: {})",
+                            learned::zoo_dir().join("eval").display(),
+                            learned::shipped()
+                                .iter()
+                                .map(|v| v.name())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )))
+                    }
                     Some(file) => Some(
                         learned::load(&eval_path(file, variant), variant)
                             .map_err(|e| SpecError(format!("player spec {name:?}: {e}")))?,

@@ -290,6 +290,14 @@ pub fn zoo_path(variant: Variant) -> PathBuf {
         .join(format!("{}.safetensors", variant.name()))
 }
 
+/// The variants with a shipped evaluation, in the order of the variant list.
+pub fn shipped() -> Vec<Variant> {
+    Variant::ALL
+        .into_iter()
+        .filter(|&v| zoo_path(v).is_file())
+        .collect()
+}
+
 /// Files read once per process: a match builds many players of one spec.
 /// A file read: its path, its modification time, the evaluation.
 type Cached = (PathBuf, std::time::SystemTime, Arc<Learned>);

@@ -197,6 +197,34 @@ fn bad_eval_specs_and_files_are_one_line_errors() {
             "{spec}: {err}"
         );
     }
+    // eval=zoo where nothing is shipped names the variant and the folder.
+    let empty = dir.join("zoo");
+    std::fs::create_dir_all(&empty).unwrap();
+    let m = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .args([
+            "eval",
+            "--variant",
+            "russian",
+            "--a",
+            "ab:2,eval=zoo",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--quiet",
+        ])
+        .env("RAFLE_ZOO", &empty)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&m.stderr);
+    assert!(
+        !m.status.success() && err.contains("no learned evaluation of russian is shipped"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&empty.join("eval").display().to_string()) && err.trim().lines().count() == 1,
+        "{err}"
+    );
     // Config errors name the field.
     let cfg = dir.join("bad.toml");
     std::fs::write(
