@@ -184,28 +184,15 @@ pub fn eval_games<'py>(
     let d = PyDict::new(py);
     let fens: Vec<String> = g.positions.iter().map(|l| to_fen(v, &l.pos)).collect();
     d.set_item("fen", PyList::new(py, fens)?)?;
-    let target: Vec<f32> = g
-        .positions
-        .iter()
-        .map(|l| games::target(l, result_weight))
-        .collect();
+    let column =
+        |f: &dyn Fn(&games::Labelled) -> f32| g.positions.iter().map(f).collect::<Vec<f32>>();
+    let score: Vec<i32> = g.positions.iter().map(|l| l.score).collect();
+    d.set_item("score", score.into_pyarray(py))?;
+    d.set_item("result", column(&|l| l.result).into_pyarray(py))?;
     d.set_item(
-        "score",
-        g.positions
-            .iter()
-            .map(|l| l.score)
-            .collect::<Vec<i32>>()
-            .into_pyarray(py),
+        "target",
+        column(&|l| games::target(l, result_weight)).into_pyarray(py),
     )?;
-    d.set_item(
-        "result",
-        g.positions
-            .iter()
-            .map(|l| l.result)
-            .collect::<Vec<f32>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item("target", target.into_pyarray(py))?;
     Ok(d)
 }
 

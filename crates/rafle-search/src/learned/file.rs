@@ -33,9 +33,8 @@ pub fn tensor_names(design: Design) -> &'static [&'static str] {
 
 /// Reads an evaluation file.
 pub fn read(path: &Path) -> Result<Learned, EvalError> {
-    let raw = std::fs::read(path)
-        .map_err(|e| EvalError(format!("evaluation {}: {e}", path.display())))?;
-    from_bytes(&raw)
+    let f = read_floats(path)?;
+    Learned::from_floats(f.variant, f.design, &f.tensors, f.metadata)
         .map_err(|EvalError(e)| EvalError(format!("evaluation {}: {e}", path.display())))
 }
 
