@@ -47,6 +47,9 @@ struct Model {
     inputs: usize,
     /// The variables by name.
     params: BTreeMap<String, Tensor>,
+    /// [inputs + 1, 1]: ones, then the padding input's zero (a net's w1 is
+    /// multiplied by it, so padding adds nothing and learns nothing).
+    pad_mask: Tensor,
 }
 
 impl std::fmt::Debug for Model {
@@ -128,7 +131,10 @@ impl Model {
             }
         }
         let params = vs.variables().into_iter().collect();
+        let pad_mask = Tensor::ones([inputs as i64 + 1, 1], (Kind::Float, tch::Device::Cpu));
+        let _ = pad_mask.narrow(0, inputs as i64, 1).fill_(0.0);
         Model {
+            pad_mask,
             vs,
             design,
             frame: Frame::new(variant),
@@ -156,10 +162,7 @@ impl Model {
             Design::Net { hidden, .. } => {
                 let w1 = self.var("w1");
                 let n = b.idx.size()[0];
-                let pad =
-                    Tensor::ones([self.inputs as i64 + 1, 1], (Kind::Float, tch::Device::Cpu));
-                let _ = pad.narrow(0, self.inputs as i64, 1).fill_(0.0);
-                let w1 = &w1 * pad;
+                let w1 = &w1 * &self.pad_mask;
                 let acc = |idx: &Tensor| {
                     (w1.index_select(0, &idx.view([-1]))
                         .view([n, -1, hidden as i64])

@@ -159,12 +159,8 @@ pub struct Features {
     pub phase: f32,
 }
 
-/// The features of `pos` for `design` on `variant`.
-pub fn features(variant: Variant, design: Design, pos: &Position) -> Features {
-    features_in(&Frame::new(variant), design, pos)
-}
-
-/// [`features`] with a frame built once.
+/// The features of `pos` for `design` in `frame`'s variant (see
+/// [`patterns`] and [`net`]).
 pub fn features_in(frame: &Frame, design: Design, pos: &Position) -> Features {
     let mut out = Features {
         phase: frame.phase(pos),

@@ -16,6 +16,27 @@ fn rafle(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `rafle eval` of two games, A against B (with `RAFLE_ZOO` set to `zoo` if given).
+fn two_games(variant: &str, a: &str, b: &str, zoo: Option<&Path>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rafle"));
+    cmd.args([
+        "eval",
+        "--variant",
+        variant,
+        "--a",
+        a,
+        "--b",
+        b,
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    if let Some(dir) = zoo {
+        cmd.env("RAFLE_ZOO", dir);
+    }
+    cmd.output().unwrap()
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("rafle-train-eval-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -129,32 +150,10 @@ fn a_tiny_run_writes_an_evaluation_that_plays_and_resumes_after_a_kill() {
             "alphabeta:d=2,eval={}",
             run.join("eval.safetensors").display()
         );
-        let m = rafle(&[
-            "eval",
-            "--variant",
-            "thai",
-            "--a",
-            &spec,
-            "--b",
-            "alphabeta:2",
-            "--games",
-            "2",
-            "--quiet",
-        ]);
+        let m = two_games("thai", &spec, "alphabeta:2", None);
         assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
         // Another variant's game is refused with the reason.
-        let m = rafle(&[
-            "eval",
-            "--variant",
-            "russian",
-            "--a",
-            &spec,
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--quiet",
-        ]);
+        let m = two_games("russian", &spec, "random", None);
         let err = String::from_utf8_lossy(&m.stderr);
         assert!(
             !m.status.success() && err.contains("is for thai") && err.lines().count() == 1,
@@ -178,18 +177,7 @@ fn bad_eval_specs_and_files_are_one_line_errors() {
         ("alphabeta:eval=zoo", "needs a depth or a time"),
         ("alphabeta:2,eval=", "eval= needs"),
     ] {
-        let m = rafle(&[
-            "eval",
-            "--variant",
-            "thai",
-            "--a",
-            spec,
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--quiet",
-        ]);
+        let m = two_games("thai", spec, "random", None);
         let err = String::from_utf8_lossy(&m.stderr);
         assert!(!m.status.success(), "{spec}");
         assert!(
@@ -200,22 +188,7 @@ fn bad_eval_specs_and_files_are_one_line_errors() {
     // eval=zoo where nothing is shipped names the variant and the folder.
     let empty = dir.join("zoo");
     std::fs::create_dir_all(&empty).unwrap();
-    let m = Command::new(env!("CARGO_BIN_EXE_rafle"))
-        .args([
-            "eval",
-            "--variant",
-            "russian",
-            "--a",
-            "ab:2,eval=zoo",
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--quiet",
-        ])
-        .env("RAFLE_ZOO", &empty)
-        .output()
-        .unwrap();
+    let m = two_games("russian", "ab:2,eval=zoo", "random", Some(&empty));
     let err = String::from_utf8_lossy(&m.stderr);
     assert!(
         !m.status.success() && err.contains("no learned evaluation of russian is shipped"),
