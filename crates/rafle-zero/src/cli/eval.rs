@@ -248,11 +248,12 @@ fn network_side(
     Err(super::needs_torch(spec))
 }
 
-/// Splits a round-robin list on commas, keeping `alphabeta:d=6,t=1s` whole.
+/// Splits a list of players on commas, keeping `alphabeta:d=6,t=1s` and
+/// `alphabeta:d=6,eval=zoo` whole (an option continues the spec before it).
 pub fn split_players(list: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in list.split(',').map(str::trim) {
-        let continues = part.starts_with("t=") || part.starts_with("d=");
+        let continues = ["t=", "d=", "eval="].iter().any(|o| part.starts_with(o));
         match out.last_mut() {
             Some(prev) if continues && prev.contains(':') => {
                 prev.push(',');
@@ -499,6 +500,14 @@ mod tests {
         assert_eq!(
             split_players("random, alphabeta:d=6,t=1s,uct:40"),
             ["random", "alphabeta:d=6,t=1s", "uct:40"]
+        );
+        assert_eq!(
+            split_players("alphabeta:9,alphabeta:d=6,eval=zoo,ab:t=0.1s, eval=x.safetensors"),
+            [
+                "alphabeta:9",
+                "alphabeta:d=6,eval=zoo",
+                "ab:t=0.1s,eval=x.safetensors"
+            ]
         );
     }
 
