@@ -182,7 +182,8 @@ pub fn iteration_metrics(
 /// average batch, the network's share of self-play time
 /// (`selfplay/nn_share`), the share of leaves answered by a game's earlier
 /// search (`selfplay/cache_share`) and, when games finished, their
-/// average length, draw rate and, with endgame tables, the share of games
+/// average length, draw rate, the share cut at the ply cap
+/// (`selfplay/truncated_share`, counted among the draws) and, with endgame tables, the share of games
 /// they ended (`selfplay/table_end_share`) and of training positions inside
 /// them (`selfplay/table_position_share`).
 pub fn selfplay_metrics(st: &SelfPlayStats, seconds: f64) -> Vec<(&'static str, f64)> {
@@ -200,6 +201,10 @@ pub fn selfplay_metrics(st: &SelfPlayStats, seconds: f64) -> Vec<(&'static str, 
         out.push((
             "selfplay/table_end_share",
             st.table_ends as f64 / st.games as f64,
+        ));
+        out.push((
+            "selfplay/truncated_share",
+            st.truncated as f64 / st.games as f64,
         ));
     }
     if st.positions > 0 {

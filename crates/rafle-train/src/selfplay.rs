@@ -64,6 +64,8 @@ pub struct SelfPlayStats {
     pub table_ends: u64,
     /// Training positions inside the tables (their value target exact).
     pub table_positions: u64,
+    /// Games cut at `selfplay.max_plies` (counted among the draws).
+    pub truncated: u64,
 }
 
 impl SelfPlayStats {
@@ -83,6 +85,7 @@ impl SelfPlayStats {
         self.seconds += s.seconds;
         self.table_ends += s.table_ends;
         self.table_positions += s.table_positions;
+        self.truncated += s.truncated;
     }
 
     pub fn avg_batch(&self) -> f64 {
@@ -98,6 +101,17 @@ impl SelfPlayStats {
     pub fn nn_share(&self) -> f64 {
         self.nn_seconds / (self.nn_seconds + self.tree_seconds).max(1e-9)
     }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug)]
+struct Finished {
+    winner: Option<Color>,
+    plies: u32,
+    /// Ended where the endgame tables begin, with their result.
+    by_tables: bool,
+    /// Cut at the ply cap (no winner by the rules).
+    cut: bool,
 }
 
 /// A position waiting for its game's result.
@@ -141,9 +155,8 @@ struct SelfPlayGame {
     pending: Vec<Pending>,
     /// Finished positions not yet collected.
     out: Vec<Sample>,
-    /// Outcomes of games finished since the last collection: winner, plies,
-    /// ended by the tables.
-    finished: Vec<(Option<Color>, u32, bool)>,
+    /// Games finished since the last collection.
+    finished: Vec<Finished>,
     /// Training positions inside the tables since the last collection.
     table_positions: u64,
 }
@@ -271,8 +284,12 @@ impl SelfPlayGame {
                     version: p.version,
                 });
             }
-            self.finished
-                .push((winner, self.env.ply(), by_tables.is_some()));
+            self.finished.push(Finished {
+                winner,
+                plies: self.env.ply(),
+                by_tables: by_tables.is_some(),
+                cut: info.truncated,
+            });
             self.start_game();
         }
         self.new_search();
@@ -390,11 +407,12 @@ impl SelfPlay {
             for g in &mut self.games {
                 samples.append(&mut g.out);
                 stats.table_positions += std::mem::take(&mut g.table_positions);
-                for (winner, plies, by_tables) in g.finished.drain(..) {
+                for f in g.finished.drain(..) {
                     stats.games += 1;
-                    stats.plies += plies as u64;
-                    stats.table_ends += by_tables as u64;
-                    match winner {
+                    stats.plies += f.plies as u64;
+                    stats.table_ends += f.by_tables as u64;
+                    stats.truncated += f.cut as u64;
+                    match f.winner {
                         Some(Color::White) => stats.white_wins += 1,
                         Some(Color::Black) => stats.black_wins += 1,
                         None => stats.draws += 1,

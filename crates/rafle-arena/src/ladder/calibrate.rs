@@ -214,6 +214,10 @@ pub fn calibrate(
         prior_draws: PRIOR_DRAWS,
         seconds: round1(start.elapsed().as_secs_f64()),
         threads: cfg.threads.unwrap_or_else(rayon::current_num_threads),
+        eval: match cfg.specs.iter().any(|s| super::plays_zoo_eval(s)) {
+            true => rafle_search::learned::zoo_fingerprint(variant).unwrap_or_default(),
+            false => String::new(),
+        },
         rungs,
         matches: results
             .iter()

@@ -19,6 +19,8 @@ use crate::elo::{Pentanomial, Wdl};
 use crate::play::Side;
 use fit::Score;
 use rafle_core::Variant;
+use rafle_search::spec::EvalFile;
+use rafle_search::PlayerSpec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -97,6 +99,11 @@ pub struct Ladder {
     /// Wall time of the calibration, and its worker threads.
     pub seconds: f64,
     pub threads: usize,
+    /// The fingerprint of the shipped evaluation its `eval=zoo` rungs
+    /// played ([`rafle_search::learned::zoo_fingerprint`]); empty without
+    /// such rungs. Shipping another file makes those rungs stale.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub eval: String,
     #[serde(rename = "rung")]
     pub rungs: Vec<Rung>,
     #[serde(rename = "match")]
@@ -109,6 +116,17 @@ pub fn source_path(variant: Variant) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("ladder")
         .join(format!("{}.toml", variant.name()))
+}
+
+/// Whether a rung plays the variant's shipped evaluation (`eval=zoo`).
+pub fn plays_zoo_eval(spec: &str) -> bool {
+    matches!(
+        spec.parse::<PlayerSpec>(),
+        Ok(PlayerSpec::AlphaBeta {
+            eval: Some(EvalFile::Zoo),
+            ..
+        })
+    )
 }
 
 /// The variants with a built-in ladder, in the order of the variant list.
@@ -169,6 +187,24 @@ impl Ladder {
             return Err("max_plies must be at least 1".into());
         }
         Ok(l)
+    }
+
+    /// Whether its `eval=zoo` rungs played another file than the one
+    /// shipped now (false without such rungs).
+    pub fn stale_eval(&self, variant: Variant) -> bool {
+        self.rungs.iter().any(|r| plays_zoo_eval(&r.spec))
+            && rafle_search::learned::zoo_fingerprint(variant).as_deref()
+                != Some(self.eval.as_str())
+    }
+
+    /// Drops the games of `eval=zoo` rungs where they played another file
+    /// than the one shipped now, so a calibration that reuses this ladder
+    /// plays them again.
+    pub fn forget_stale_eval(&mut self, variant: Variant) {
+        if self.stale_eval(variant) {
+            self.matches
+                .retain(|m| !plays_zoo_eval(&m.a) && !plays_zoo_eval(&m.b));
+        }
     }
 
     /// The index of the rung named `spec` (case and spaces ignored).
@@ -299,6 +335,53 @@ mod tests {
     }
 
     #[test]
+    fn learned_rungs_played_the_shipped_evaluation() {
+        for v in calibrated() {
+            let l = Ladder::builtin(v).unwrap();
+            assert!(
+                !l.stale_eval(v),
+                "the {v} ladder's eval=zoo rungs played another evaluation than the shipped one: \
+                 recalibrate them (docs/how-to/learned-eval.md)"
+            );
+        }
+    }
+
+    #[test]
+    fn stale_learned_rungs_lose_their_games() {
+        let v = Variant::Thai;
+        let mut l = Ladder::builtin(v).unwrap();
+        let zoo = "alphabeta:d=6,eval=zoo";
+        assert!(plays_zoo_eval(zoo) && plays_zoo_eval("ab:2, eval=zoo"));
+        assert!(
+            !plays_zoo_eval("alphabeta:6") && !plays_zoo_eval("alphabeta:6,eval=x.safetensors")
+        );
+        let top = l.rungs.last().unwrap().spec.clone();
+        let mut rung = l.rungs.last().unwrap().clone();
+        rung.spec = zoo.into();
+        rung.elo += 100.0;
+        l.rungs.push(rung);
+        l.matches.push(Pairing {
+            a: zoo.into(),
+            b: top,
+            wins: 1,
+            draws: 0,
+            losses: 1,
+            pairs: [0, 0, 1, 0, 0],
+        });
+        let n = l.matches.len();
+        l.eval = rafle_search::learned::zoo_fingerprint(v).unwrap();
+        assert!(!l.stale_eval(v));
+        l.forget_stale_eval(v);
+        assert_eq!(l.matches.len(), n);
+        l.eval = "0000000000000000".into();
+        assert!(l.stale_eval(v));
+        l.forget_stale_eval(v);
+        assert_eq!(l.matches.len(), n - 1);
+        let back = Ladder::parse(v, &l.to_toml().unwrap()).unwrap();
+        assert_eq!(back.eval, l.eval);
+    }
+
+    #[test]
     fn bad_ladders_are_errors() {
         let v = Variant::Checkers;
         let good = Ladder {
@@ -311,6 +394,7 @@ mod tests {
             prior_draws: PRIOR_DRAWS,
             seconds: 1.0,
             threads: 1,
+            eval: String::new(),
             rungs: ["random", "greedy"]
                 .iter()
                 .map(|s| Rung {

@@ -314,6 +314,7 @@ mod tests {
             prior_draws: 2.0,
             seconds: 0.0,
             threads: 1,
+            eval: String::new(),
             rungs: elos
                 .iter()
                 .map(|&elo| Rung {

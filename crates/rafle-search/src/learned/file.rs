@@ -194,3 +194,12 @@ pub fn write(
     rafle_core::atomic::write(path, &bytes)
         .map_err(|e| EvalError(format!("evaluation {}: {e}", path.display())))
 }
+
+/// 64-bit FNV-1a of a file's bytes, as 16 hex digits: tells two files
+/// apart (not a checksum against tampering).
+pub fn fingerprint(raw: &[u8]) -> String {
+    let h = raw.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{h:016x}")
+}

@@ -286,6 +286,15 @@ pub fn zoo_path(variant: Variant) -> PathBuf {
         .join(format!("{}.safetensors", variant.name()))
 }
 
+/// A fingerprint of `variant`'s shipped evaluation file (None where none
+/// is shipped): what a ladder's `eval=zoo` rungs record they played, so a
+/// newly shipped file shows their calibration is stale.
+pub fn zoo_fingerprint(variant: Variant) -> Option<String> {
+    std::fs::read(zoo_path(variant))
+        .ok()
+        .map(|raw| file::fingerprint(&raw))
+}
+
 /// The variants with a shipped evaluation, in the order of the variant list.
 pub fn shipped() -> Vec<Variant> {
     Variant::ALL

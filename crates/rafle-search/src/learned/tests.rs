@@ -165,6 +165,25 @@ fn a_file_reads_back_to_the_same_evaluation() {
 }
 
 #[test]
+fn fingerprints_tell_files_apart() {
+    // FNV-1a's published values: the empty input and "a".
+    assert_eq!(file::fingerprint(b""), "cbf29ce484222325");
+    assert_eq!(file::fingerprint(b"a"), "af63dc4c8601ec8c");
+    let t = random_floats(Variant::Thai, Design::Patterns, 3);
+    let mut other = t.clone();
+    other.get_mut("mg").unwrap()[0] += 1.0;
+    let [a, b] = [t, other].map(|t| {
+        file::fingerprint(
+            &file::to_bytes(Variant::Thai, Design::Patterns, &t, &BTreeMap::new()).unwrap(),
+        )
+    });
+    assert_ne!(a, b);
+    for v in shipped() {
+        assert_eq!(zoo_fingerprint(v).map(|f| f.len()), Some(16), "{v}");
+    }
+}
+
+#[test]
 fn bad_files_and_weights_are_one_line_errors() {
     let v = Variant::Thai;
     let t = random_floats(v, NET, 1);

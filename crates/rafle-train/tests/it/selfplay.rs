@@ -71,6 +71,22 @@ fn samples_are_well_formed_and_the_seed_fixes_them() {
 }
 
 #[test]
+fn games_cut_at_the_ply_cap_are_counted() {
+    for v in Variant::ALL {
+        let mut cfg = selfplay(4);
+        cfg.max_plies = 6;
+        let mut sp = SelfPlay::new(&search(1), &cfg, v, 5).unwrap();
+        let (_, st) = sp.run(&mut hashed, 40, None, |_| {}).unwrap();
+        // No variant ends by its rules within 6 plies of the start.
+        assert!(st.games > 0 && st.truncated == st.games, "{v}: {st:?}");
+        let share = rafle_train::metrics::selfplay_metrics(&st, 1.0)
+            .into_iter()
+            .find(|m| m.0 == "selfplay/truncated_share");
+        assert_eq!(share, Some(("selfplay/truncated_share", 1.0)), "{v}");
+    }
+}
+
+#[test]
 fn several_leaves_per_round_fill_larger_batches() {
     let v = Variant::Thai;
     let mut one = SelfPlay::new(&search(1), &selfplay(4), v, 1).unwrap();

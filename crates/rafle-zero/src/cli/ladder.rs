@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! rafle ladder --variant V --player SPEC [--games N] [--egtb D]   # prints "elo E [lo, hi]"
-//! rafle ladder calibrate --variant V [--rungs random,uct:8,...] [--games N]
+//! rafle ladder calibrate --variant V [--rungs random,uct:8,... | --add SPEC,...] [--reuse] [--games N]
 //! rafle ladder show [--variant V]                                  # the calibrated tables
 //! ```
 //!
@@ -72,10 +72,15 @@ pub struct PlaceArgs {
 pub struct CalibrateArgs {
     #[arg(long, value_parser = super::variant)]
     pub variant: Variant,
-    /// The rungs, comma-separated, weakest first (default: the current
-    /// ladder's).
+    /// The rungs, comma-separated, weakest first (default: those of the
+    /// ladder at --out, else the built-in one).
     #[arg(long)]
     pub rungs: Option<String>,
+    /// Rungs to add after the default ones, comma-separated,
+    /// weakest first (with --reuse only their games are played), e.g.
+    /// alphabeta:d=7,eval=zoo,alphabeta:d=9,eval=zoo.
+    #[arg(long, conflicts_with = "rungs")]
+    pub add: Option<String>,
     /// Games between neighbouring rungs.
     #[arg(long, default_value_t = 300)]
     pub games: usize,
@@ -151,6 +156,13 @@ fn run_place(a: PlaceArgs) -> anyhow::Result<()> {
         bail!("--threads must be at least 1");
     }
     let ladder = load(variant, a.ladder.as_deref())?;
+    if ladder.stale_eval(variant) {
+        eprintln!(
+            "warning: the {variant} ladder's eval=zoo rungs were calibrated with another evaluation \
+             than the shipped one (rafle ladder calibrate --variant {} --reuse plays them again)",
+            variant.name()
+        );
+    }
     let stop = super::interrupt::stop_flag();
     let engines = a.engines.options(Some(stop.clone()))?;
     let egtb = open_tables(a.egtb.as_deref(), variant)?;
@@ -211,25 +223,44 @@ fn run_calibrate(a: CalibrateArgs) -> anyhow::Result<()> {
     if a.max_gap.is_some_and(|g| !(g.is_finite() && g > 0.0)) {
         bail!("--max-gap must be a positive number of Elo");
     }
-    let specs = match &a.rungs {
-        Some(list) => split_players(list),
-        None => match Ladder::builtin(variant) {
-            Ok(l) => l.rungs.iter().map(|r| r.spec.clone()).collect(),
-            Err(_) => bail!(
-                "{variant} has no ladder yet: name its rungs, weakest first, with --rungs \
-                 (e.g. --rungs random,uct:8,uct:32,alphabeta:1,alphabeta:2,alphabeta:3)"
-            ),
-        },
-    };
-    if !specs.iter().any(|s| s == "random") {
-        bail!("--rungs must include random (the scale's 0)");
-    }
     let out = a
         .out
         .clone()
         .unwrap_or_else(|| ladder::source_path(variant));
+    // The ladder being rewritten: the file at --out, else the built-in one.
+    let current = match out.is_file() {
+        true => load(variant, Some(&out)),
+        false => Ladder::builtin(variant).map_err(|e| anyhow::anyhow!(e)),
+    };
+    let mut specs = match (&a.rungs, &current) {
+        (Some(list), _) => split_players(list),
+        (None, Ok(l)) => l.rungs.iter().map(|r| r.spec.clone()).collect(),
+        (None, Err(_)) => bail!(
+            "{variant} has no ladder yet: name its rungs, weakest first, with --rungs \
+             (e.g. --rungs random,uct:8,uct:32,alphabeta:1,alphabeta:2,alphabeta:3)"
+        ),
+    };
+    for spec in a.add.as_deref().map(split_players).unwrap_or_default() {
+        if specs.contains(&spec) {
+            bail!("--add {spec}: it is a rung already");
+        }
+        specs.push(spec);
+    }
+    if !specs.iter().any(|s| s == "random") {
+        bail!("--rungs must include random (the scale's 0)");
+    }
     let reuse = match a.reuse {
-        true => Some(load(variant, Some(&out))?),
+        true => {
+            let mut l = load(variant, Some(&out))?;
+            if l.stale_eval(variant) {
+                println!(
+                    "the eval=zoo rungs played another evaluation than the shipped one: \
+                     their games are played again"
+                );
+            }
+            l.forget_stale_eval(variant);
+            Some(l)
+        }
         false => None,
     };
     let cfg = CalibrateConfig {

@@ -1,5 +1,5 @@
 //! `rafle ladder` as the built binary: a tiny calibration written to a file,
-//! a placement on it printing the contract line `elo E [lo, hi]`, the
+//! grown by a learned-evaluation rung, a placement on it printing the contract line `elo E [lo, hi]`, the
 //! built-in ladders listed by `show`, and bad input (an unknown spec, a
 //! ladder of another variant or none, no games) as one line on stderr with
 //! a non-zero exit. Few processes: each start loads libtorch.
@@ -52,6 +52,29 @@ fn calibrate_then_place_and_bad_input() {
         text.contains("[[rung]]") && text.contains("[[match]]"),
         "{text}"
     );
+    // A learned rung on top: only its games are played, and the ladder
+    // records which shipped evaluation they played.
+    let (code, out, err) = rafle(&[
+        "ladder",
+        "calibrate",
+        "--variant",
+        "checkers",
+        "--add",
+        "alphabeta:d=1,eval=zoo",
+        "--reuse",
+        "--games",
+        "12",
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 matches to play"), "{out}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("spec = \"alphabeta:d=1,eval=zoo\""), "{text}");
+    assert!(text.contains("eval = \""), "{text}");
     // random vs alphabeta:1 sits low on this ladder (random = 0).
     let (code, out, err) = rafle(&[
         "ladder",
@@ -140,6 +163,19 @@ fn calibrate_then_place_and_bad_input() {
                 f,
             ],
             "--max-gap",
+        ),
+        (
+            vec![
+                "ladder",
+                "calibrate",
+                "--variant",
+                "checkers",
+                "--add",
+                "uct:16",
+                "--out",
+                f,
+            ],
+            "a rung already",
         ),
     ] {
         let (code, out, err) = rafle(&args);
