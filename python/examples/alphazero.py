@@ -56,13 +56,13 @@ class Args:
 
 
 def evaluate(net: torch.nn.Module, cfg: dict, games: int, iteration: int, progress: bool,
-             final: bool = False) -> dict[str, float]:
-    """Scores of the network (its search, eval.simulations per step) against
-    each eval.opponents baseline (all games of a match batched together), as
-    metrics: eval/score_vs_<opponent>, eval/elo against the first, and the
-    ladder Elo the games against rungs imply (its line under the final table)."""
+             start: float | None) -> dict[str, float]:
+    """The network (its search, eval.simulations per step) placed on the
+    variant's ladder from the rung nearest `start` (or, with eval.mode =
+    "opponents", against each eval.opponents baseline), as metrics:
+    eval/ladder_elo with its interval, eval/score_vs_<opponent>, eval/elo."""
     return L.evaluate_opponents(net, cfg, games, iteration, lambda line: print(line, flush=True), progress,
-                                ladder_line=final)
+                                start=start)
 
 
 def main(args: Args) -> None:
@@ -99,6 +99,7 @@ def main(args: Args) -> None:
         metrics.log(0, learner.step_count, time.time() - start, boot)
     games = 0
     iteration = 0
+    last_elo: float | None = None  # the last placement's Elo: where the next one starts
     while iteration < run["iterations"] and not (limit > 0 and time.time() - start >= limit):
         iteration += 1
         # 1. Self-play: rafle's search, PyTorch's network, one batch per round.
@@ -132,15 +133,16 @@ def main(args: Args) -> None:
             learner.save(out, **meta)
         e = cfg["eval"]
         if e["every"] and iteration % e["every"] == 0 and e["games"] and iteration < run["iterations"]:
-            scores = evaluate(net, cfg, e["games"], iteration, not args.quiet)
+            scores = evaluate(net, cfg, e["games"], iteration, not args.quiet, last_elo)
+            last_elo = scores.get("eval/ladder_elo", last_elo)
             metrics.log(iteration, learner.step_count, time.time() - start, scores)
     elapsed = time.time() - start
     learner.save(out, iteration=iteration, games=games, positions=replay.total_added, elapsed_s=elapsed)
     print(f"finished: iteration {iteration}, {learner.step_count} training steps, {games} games in "
           f"{elapsed:.0f}s; checkpoint {Path(out) / L.WEIGHTS}")
     if cfg["eval"]["final_games"]:
-        print(f"final evaluation ({cfg['eval']['final_games']} games per opponent):")
-        scores = evaluate(net, cfg, cfg["eval"]["final_games"], iteration, not args.quiet, final=True)
+        print(f"final evaluation ({cfg['eval']['final_games']} games {L.eval_kind(cfg)}):")
+        scores = evaluate(net, cfg, cfg["eval"]["final_games"], iteration, not args.quiet, last_elo)
         metrics.log(iteration, learner.step_count, time.time() - start, scores)
     metrics.close()
 

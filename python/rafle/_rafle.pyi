@@ -303,6 +303,8 @@ class LadderResult:
     def seconds(self) -> float: ...
     @property
     def report(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
 
 @final
 class SearchResult:
@@ -394,6 +396,7 @@ def ladder(
     threads: int | None = None,
     progress: bool = True,
     ladder: str | PathLike[str] | None = None,
+    start: float | None = None,
 ) -> LadderResult: ...
 def ladder_implied(
     variant: str,

@@ -270,6 +270,7 @@ def ladder(
     threads: Optional[int] = None,
     progress: bool = True,
     ladder: Union[str, Path, None] = None,
+    start: Optional[float] = None,
 ) -> LadderResult:
     """Places ``player`` on ``variant``'s ladder as ``rafle ladder`` does:
     about ``games`` games (colour-swapped pairs) against the reference
@@ -285,7 +286,10 @@ def ladder(
     ``rungs`` (a dict per rung played), ``verdict`` and ``report`` (what the
     command prints). ``egtb`` tables are the player's (the rungs play as
     calibrated); ``ladder`` names a ladder file to use instead of the
-    built-in one. A variant without a ladder is a ValueError.
+    built-in one; ``start``, an earlier estimate of the player's Elo, puts
+    the first games against the rung nearest it instead of the middle one
+    (a trainer's periodic placements). A variant without a ladder is a
+    ValueError.
     """
     return _rafle.ladder(
         _native(player, variant, seed),
@@ -296,6 +300,7 @@ def ladder(
         threads=threads,
         progress=progress,
         ladder=None if ladder is None else str(ladder),
+        start=start,
     )
 
 

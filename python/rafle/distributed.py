@@ -329,9 +329,13 @@ def run(
         got["positions"] = n
         return got
 
-    def evaluate(games: int, final: bool = False) -> Dict[str, float]:
-        return L.evaluate_opponents(net, cfg, games, state.iteration, lambda line: _say(bar, line),
-                                    ladder_line=final)
+    last_elo = [L.last_ladder_elo(run_dir)]  # where the next placement starts
+
+    def evaluate(games: int) -> Dict[str, float]:
+        scores = L.evaluate_opponents(net, cfg, games, state.iteration, lambda line: _say(bar, line),
+                                      start=last_elo[0])
+        last_elo[0] = scores.get("eval/ladder_elo", last_elo[0])
+        return scores
 
     def checkpoint() -> None:
         size, total = ray.get(replay.size.remote())
@@ -410,8 +414,8 @@ def run(
     print(f"finished: iteration {state.iteration}, {learner.step_count} training steps, {state.games} games, "
           f"{state.restarts} actor restarts; checkpoint {run_dir / L.WEIGHTS}", flush=True)
     if e["final_games"]:
-        print(f"final evaluation ({e['final_games']} games per opponent):", flush=True)
-        metrics.log(state.iteration, learner.step_count, elapsed(), evaluate(e["final_games"], final=True))
+        print(f"final evaluation ({e['final_games']} games {L.eval_kind(cfg)}):", flush=True)
+        metrics.log(state.iteration, learner.step_count, elapsed(), evaluate(e["final_games"]))
     metrics.close()
     return state
 

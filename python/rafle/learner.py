@@ -79,6 +79,12 @@ def losses(net: torch.nn.Module, batch: Mapping[str, torch.Tensor], value_weight
     return policy, value, policy + value * value_weight
 
 
+def target_entropy(target: torch.Tensor) -> float:
+    """Mean over the batch of the targets' own entropy -sum(t ln t) ([B, K]):
+    the least cross-entropy any network reaches on them."""
+    return float(-(target * target.clamp_min(1e-12).log()).sum(dim=1).mean())
+
+
 def _dtype_of(choice: str, device: Union[str, torch.device]) -> Optional[torch.dtype]:
     """bf16 for ``bf16``, and for ``auto`` on CUDA and on CPUs with AMX or
     AVX-512 BF16 (as in ``rafle train``); else f32 (None)."""
@@ -109,17 +115,20 @@ def evaluate_opponents(
     iteration: int,
     say: Callable[[str], None] = print,
     progress: bool = False,
-    ladder_line: bool = False,
+    start: Optional[float] = None,
 ) -> Dict[str, float]:
-    """The evaluation of ``rafle train``: ``games`` games of the network's
-    search (``eval.simulations`` per step, the config's dtype) against each
-    ``eval.opponents`` baseline, seeded by ``run.seed + iteration``; one line
-    per opponent through ``say``, and with ``ladder_line`` the line of the
-    Elo the games against ladder rungs imply (what ``rafle train`` prints
-    under its final table). Returns the metrics
-    ``eval/score_vs_<opponent>``, ``eval/games_vs_<opponent>``, ``eval/elo``
-    (against the first) and, where an opponent is a rung of the variant's
-    ladder, ``eval/ladder_elo``, ``eval/ladder_lo`` and ``eval/ladder_hi``
+    """The evaluation of ``rafle train``: the network's search
+    (``eval.simulations`` per step, the config's dtype), seeded by
+    ``run.seed + iteration``. With ``eval.mode = "ladder"`` (the default) a
+    placement on the variant's ladder with ``games`` games, the first ones
+    against the rung nearest ``start`` (the last placement's Elo); with
+    ``"opponents"``, ``games`` games against each ``eval.opponents``
+    baseline. One line per opponent (rung) through ``say``, then the line
+    of the ladder Elo (what ``rafle train`` prints under its tables). Returns
+    the metrics ``eval/score_vs_<opponent>``, ``eval/games_vs_<opponent>``,
+    ``eval/elo`` (against the first), ``time/eval_s`` and, where the
+    variant has a ladder (for ``opponents``: where an opponent is one of its
+    rungs), ``eval/ladder_elo``, ``eval/ladder_lo`` and ``eval/ladder_hi``
     (``rafle plot`` draws them on the ladder's scale)."""
     import rafle
     from rafle.agents import network_agent
@@ -127,25 +136,45 @@ def evaluate_opponents(
     run = cfg["run"]
     dtype = inference_dtype(cfg, next(net.parameters()).device)
     agent = network_agent(net, cfg, dtype=dtype, name=f"model@{iteration}")
+    seed = run["seed"] + iteration
+    t0 = time.time()
     scores: Dict[str, float] = {}
-    played: List[Tuple[str, int, int, int, Optional[Tuple[int, int, int, int, int]]]] = []
-    for opponent in cfg["eval"]["opponents"]:
-        r = rafle.evaluate(agent, opponent, variant=run["variant"], games=games,
-                           seed=run["seed"] + iteration, progress=progress)
-        say(f"  vs {opponent:<14} {r.games:>4} games  +{r.wins} ={r.draws} -{r.losses}  "
-            f"score {100 * r.score:5.1f}%  Elo {r.elo:+.0f} [{r.elo_ci[0]:+.0f}, {r.elo_ci[1]:+.0f}]")
-        scores[f"eval/score_vs_{opponent}"] = r.score
-        scores[f"eval/games_vs_{opponent}"] = float(r.games)
-        scores.setdefault("eval/elo", clamped_elo(r.score, r.games))
-        p = r.pentanomial
-        played.append((opponent, r.wins, r.draws, r.losses, (p[0], p[1], p[2], p[3], p[4])))
-    implied = _rafle.ladder_implied(run["variant"], played)
-    if implied is not None:
-        elo, lo, hi, line = implied
-        scores.update({"eval/ladder_elo": elo, "eval/ladder_lo": lo, "eval/ladder_hi": hi})
-        if ladder_line:
+
+    def row(opponent: str, wins: int, draws: int, losses: int) -> None:
+        n = wins + draws + losses
+        score = (wins + 0.5 * draws) / max(n, 1)
+        say(f"  vs {opponent:<14} {n:>4} games  +{wins} ={draws} -{losses}  score {100 * score:5.1f}%")
+        scores[f"eval/score_vs_{opponent}"] = score
+        scores[f"eval/games_vs_{opponent}"] = float(n)
+        scores.setdefault("eval/elo", clamped_elo(score, n))
+
+    if cfg["eval"].get("mode", "ladder") == "ladder":
+        placed = rafle.ladder(agent, run["variant"], games, seed=seed, progress=progress, start=start)
+        for rung in placed.rungs:
+            row(rung["spec"], rung["wins"], rung["draws"], rung["losses"])
+        lo, hi = placed.interval
+        scores.update({"eval/ladder_elo": placed.elo, "eval/ladder_lo": lo, "eval/ladder_hi": hi})
+        say(f"  {placed.summary}")
+    else:
+        played: List[Tuple[str, int, int, int, Optional[Tuple[int, int, int, int, int]]]] = []
+        for opponent in cfg["eval"]["opponents"]:
+            r = rafle.evaluate(agent, opponent, variant=run["variant"], games=games, seed=seed, progress=progress)
+            row(opponent, r.wins, r.draws, r.losses)
+            p = r.pentanomial
+            played.append((opponent, r.wins, r.draws, r.losses, (p[0], p[1], p[2], p[3], p[4])))
+        implied = _rafle.ladder_implied(run["variant"], played)
+        if implied is not None:
+            elo, lo, hi, line = implied
+            scores.update({"eval/ladder_elo": elo, "eval/ladder_lo": lo, "eval/ladder_hi": hi})
             say(f"  {line}")
+    scores["time/eval_s"] = time.time() - t0
     return scores
+
+
+def eval_kind(cfg: Mapping[str, Any]) -> str:
+    """How an evaluation's games are spent (the final table's heading, as
+    ``rafle train`` prints it)."""
+    return "placing it on the ladder" if cfg["eval"].get("mode", "ladder") == "ladder" else "per opponent"
 
 
 def clamped_elo(score: float, games: int) -> float:
@@ -248,12 +277,17 @@ class Learner:
         for g in self.opt.param_groups:
             g["lr"] = lr
         self.net.train()
-        policy, value, total = losses(self.net, batch, self.train_cfg["value_loss_weight"])
+        w = self.train_cfg["value_loss_weight"]
+        policy, value, total = losses(self.net, batch, w)
         self.opt.zero_grad()
         total.backward()
         self.opt.step()
         self.step_count += 1
-        return {"loss/policy": policy.item(), "loss/value": value.item(), "loss/total": total.item(), "train/lr": lr}
+        # The value loss is reported with the targets' own entropy taken off
+        # (as rafle train does): 0 is a head that matches its targets.
+        h = target_entropy(batch["value"])
+        return {"loss/policy": policy.item(), "loss/value": value.item() - h, "loss/total": total.item() - w * h,
+                "train/lr": lr}
 
     def _named(self) -> Iterator[tuple[str, torch.nn.Parameter]]:
         return ((n, p) for n, p in self.net.named_parameters())
@@ -303,6 +337,22 @@ class Learner:
 #: format of ``rafle train``): ``Metrics(run_dir, fresh=False)``,
 #: ``.log(iteration, step, elapsed_s, {name: value})``, ``.close()``.
 Metrics = _rafle.MetricsFile
+
+
+def last_ladder_elo(run_dir: PathLike) -> Optional[float]:
+    """The last ``eval/ladder_elo`` of ``RUN_DIR/metrics.csv`` (None without
+    one): where a resumed run's next placement starts, as in ``rafle train``."""
+    import csv
+
+    path = Path(run_dir) / METRICS
+    if not path.is_file():
+        return None
+    last = None
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row.get("name") == "eval/ladder_elo":
+                last = float(row["value"])
+    return last
 
 
 def train_steps(learner: "Learner", batches: Iterable[Mapping[str, Any]], progress: Callable[[], float]) -> Dict[str, float]:

@@ -5,6 +5,7 @@ batch and Rust's losses on it), the same schedule, replay and run files."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 from pathlib import Path
 from typing import Any, Callable, Dict
@@ -39,6 +40,14 @@ def test_losses_equal_the_rust_trainers(tiny_run: Callable[[str], Path], variant
     # The value weight scales the value term only.
     p, v, t = L.losses(net, batch, 0.25)
     assert t.item() == pytest.approx(p.item() + 0.25 * v.item(), rel=1e-5)
+    # A step reports the value loss less the targets' own entropy (as rafle
+    # train does): what the head has left to learn.
+    assert L.target_entropy(torch.tensor([[0.0, 1.0, 0.0]])) == 0.0
+    assert L.target_entropy(torch.full((2, 3), 1 / 3)) == pytest.approx(math.log(3), rel=1e-6)
+    h = L.target_entropy(batch["value"])
+    assert h > 0.0
+    logs = L.Learner(net, dict(net.meta["config"])).step(batch, 0.0)
+    assert logs["loss/value"] == pytest.approx(probe["losses_train"][1].item() - h, rel=1e-4, abs=1e-5)
 
 
 def test_bf16_convolutions_change_the_training_step_only(tiny_run: Callable[[str], Path]) -> None:
@@ -67,6 +76,27 @@ def test_bf16_convolutions_change_the_training_step_only(tiny_run: Callable[[str
     learner.step({k: torch.as_tensor(v) for k, v in batch.items()}, 0.0)
     assert net.stem.conv.weight.dtype == torch.float32
     assert not torch.equal(before, net.stem.conv.weight.detach())
+
+
+def test_evaluations_place_on_the_ladder_or_play_the_opponents(tiny_run: Callable[[str], Path]) -> None:
+    run = tiny_run("thai")
+    net = model.load(run / "latest.safetensors")
+    cfg = dict(net.meta["config"])
+    lines: list[str] = []
+    cfg["eval"] = {**cfg["eval"], "mode": "ladder", "simulations": 0}
+    placed = L.evaluate_opponents(net, cfg, 2, 1, lines.append, start=1200.0)
+    assert placed["eval/ladder_lo"] <= placed["eval/ladder_elo"] <= placed["eval/ladder_hi"]
+    assert placed["time/eval_s"] > 0
+    # Started at the rung nearest 1200: alphabeta:2 on the thai ladder.
+    played = [k for k in placed if k.startswith("eval/games_vs_")]
+    assert played == ["eval/games_vs_alphabeta:2"] and placed[played[0]] == 2.0
+    assert "placed by 2 games against" in lines[-1]
+    cfg["eval"] = {**cfg["eval"], "mode": "opponents", "opponents": ["greedy", "alphabeta:1"]}
+    lines.clear()
+    scores = L.evaluate_opponents(net, cfg, 2, 1, lines.append)
+    assert scores["eval/games_vs_greedy"] == 2.0 and scores["eval/games_vs_alphabeta:1"] == 2.0
+    # greedy is no rung of the thai ladder: the Elo comes from alphabeta:1's games.
+    assert "eval/ladder_elo" in scores and "from the games against alphabeta:1;" in lines[-1]
 
 
 def test_schedule_warmup_then_cosine() -> None:

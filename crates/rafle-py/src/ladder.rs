@@ -33,6 +33,9 @@ pub struct LadderResult {
     pub seconds: f64,
     /// What `rafle ladder` prints.
     pub report: String,
+    /// One line: `ladder elo E [lo, hi] (placed by N games against ...)`,
+    /// what a trainer's log prints.
+    pub summary: String,
 }
 
 #[pymethods]
@@ -52,7 +55,7 @@ impl LadderResult {
 /// Places `player` on `variant`'s ladder (see the Python docs of rafle.ladder).
 #[pyfunction]
 #[pyo3(signature = (player, *, variant, games = 200, seed = 0, egtb = None, threads = None,
-    progress = true, ladder = None))]
+    progress = true, ladder = None, start = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn ladder(
     py: Python<'_>,
@@ -64,6 +67,7 @@ pub fn ladder(
     threads: Option<i64>,
     progress: bool,
     ladder: Option<std::path::PathBuf>,
+    start: Option<f64>,
 ) -> PyResult<LadderResult> {
     let v = parse_variant(variant)?;
     let games: usize = count("games", games)?;
@@ -73,6 +77,9 @@ pub fn ladder(
     let threads: Option<usize> = count_opt("threads", threads)?;
     if threads == Some(0) {
         return Err(value_error("threads must be at least 1"));
+    }
+    if start.is_some_and(|e| !e.is_finite()) {
+        return Err(value_error("start must be a finite Elo"));
     }
     let scale = match &ladder {
         Some(path) => {
@@ -102,7 +109,7 @@ pub fn ladder(
             egtb: tables,
             ..ArenaConfig::default()
         };
-        place::place(v, &side, &scale, games, seed, &base)
+        place::place_near(v, &side, &scale, games, seed, &base, start)
     })?;
     let p = result.map_err(|e| raise(&slots.iter().collect::<Vec<_>>(), e))?;
     let rungs = p
@@ -131,6 +138,7 @@ pub fn ladder(
         verdict: p.verdict(),
         seconds: p.seconds,
         report: p.report(),
+        summary: p.summary(),
     })
 }
 

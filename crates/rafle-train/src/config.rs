@@ -474,17 +474,38 @@ impl DistributedConfig {
     }
 }
 
+/// What an evaluation of a training run plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EvalMode {
+    /// A placement on the variant's ladder (`rafle ladder`): games against
+    /// the rungs nearest the model, a periodic one starting at the rung
+    /// nearest the last placement; metrics `eval/ladder_elo`,
+    /// `eval/ladder_lo`, `eval/ladder_hi`.
+    #[default]
+    Ladder,
+    /// Games against each of `eval.opponents` (the Elo the games against
+    /// rungs among them imply goes to the same metrics).
+    Opponents,
+}
+
 /// Periodic and final evaluation in the arena.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvalConfig {
     /// Evaluate every this many iterations (0 = only at the end).
     pub every: u64,
-    /// Games per opponent in a periodic evaluation.
+    /// What an evaluation plays: `ladder` (a placement on the variant's
+    /// ladder) or `opponents` (games against each of `opponents`).
+    #[serde(default)]
+    pub mode: EvalMode,
+    /// Games of a periodic evaluation: in all (`ladder`; 64 place the
+    /// model within about +-125 Elo) or per opponent (`opponents`).
     pub games: usize,
-    /// Games per opponent in the final evaluation (0 = skip it).
+    /// Games of the final evaluation, likewise (0 = skip it).
     pub final_games: usize,
-    /// Arena player specs (`random`, `greedy`, `alphabeta:4`, ...).
+    /// Arena player specs (`random`, `greedy`, `alphabeta:4`, ...) of the
+    /// `opponents` mode.
     pub opponents: Vec<String>,
     /// Simulations of the model player (0 = play the policy's argmax).
     pub simulations: usize,

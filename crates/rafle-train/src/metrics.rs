@@ -6,7 +6,9 @@
 //! 3,120,95.2,loss/policy,2.314
 //! ```
 //!
-//! Names: `loss/policy`, `loss/value`, `loss/total`, `train/lr`,
+//! Names: `loss/policy`, `loss/value` (the value cross-entropy less the
+//! targets' own entropy: 0 is a head that matches its targets),
+//! `loss/total`, `train/lr`,
 //! `time/selfplay_s`, `time/train_s` (seconds of the iteration), the
 //! self-play figures of [`selfplay_metrics`], `eval/score_vs_<spec>` and
 //! `eval/games_vs_<spec>` (its game count), `eval/elo` (Elo difference to

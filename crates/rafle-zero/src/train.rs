@@ -22,11 +22,12 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rafle_arena::ladder::fit::{PlayerFit, Score};
+use rafle_arena::ladder::{place, Ladder};
 use rafle_arena::{elo, play_match, ArenaConfig, Side};
 use rafle_core::rng::Rng;
 use rafle_core::Variant;
 use rafle_train::bootstrap;
-use rafle_train::config::Config;
+use rafle_train::config::{Config, EvalMode};
 use rafle_train::selfplay::SelfPlay;
 use tch::{Kind, Tensor};
 
@@ -69,7 +70,21 @@ pub fn batch_losses(
     (policy, value, total)
 }
 
-/// One optimisation step on `batch`; returns its losses.
+/// Mean over the batch of the targets' own entropy -sum(target * ln target)
+/// ([B, K]): the least cross-entropy any network reaches on them.
+pub fn target_entropy(target: &Tensor) -> f64 {
+    tch::no_grad(|| {
+        -(target * target.clamp_min(1e-12).log())
+            .sum_dim_intlist(1, false, Kind::Float)
+            .mean(Kind::Float)
+    })
+    .double_value(&[])
+}
+
+/// One optimisation step on `batch`; returns its losses, the value loss
+/// (and the total) with the value targets' own entropy taken off (the
+/// gradient is the cross-entropy's: the entropy is a constant), so the
+/// value curve can fall towards 0 as the head learns.
 pub fn train_step(
     net: &Net,
     opt: &mut Optimizer,
@@ -81,10 +96,11 @@ pub fn train_step(
     opt.zero_grad();
     total.backward();
     opt.step(lr);
+    let h = target_entropy(&batch.value);
     Losses {
         policy: policy.double_value(&[]),
-        value: value.double_value(&[]),
-        total: total.double_value(&[]),
+        value: value.double_value(&[]) - h,
+        total: total.double_value(&[]) - value_weight * h,
     }
 }
 
@@ -95,6 +111,24 @@ pub struct EvalRow {
     pub wdl: elo::Wdl,
     /// The colour-swapped pairs (the ladder line's interval counts them).
     pub pairs: elo::Pentanomial,
+}
+
+/// What one evaluation found: the games against each opponent (each rung
+/// played, for a placement) and the model's place on the variant's ladder.
+#[derive(Clone, Debug, Default)]
+pub struct Evaluation {
+    pub rows: Vec<EvalRow>,
+    /// Elo and its 95% interval on the ladder (None without a ladder, or
+    /// without a rung among the opponents).
+    pub ladder: Option<(f64, f64, f64)>,
+    /// The line printed under the table: `ladder elo E [lo, hi]` and what
+    /// it came from.
+    pub line: Option<String>,
+    /// `ladder` is a placement (`eval.mode = "ladder"`), not implied by
+    /// games against fixed opponents.
+    pub placed: bool,
+    /// Wall time of its games.
+    pub seconds: f64,
 }
 
 /// The state of a run (what a checkpoint restores).
@@ -113,6 +147,9 @@ pub struct Trainer {
     pub iteration: u64,
     pub games: u64,
     pub elapsed_before: f64,
+    /// The last evaluation's ladder Elo (a periodic placement starts at the
+    /// rung nearest it; on resume, read back from `metrics.csv`).
+    pub ladder_elo: Option<f64>,
     rng: Rng,
     /// Progress bars on stderr (hidden when `quiet`).
     quiet: bool,
@@ -148,6 +185,10 @@ impl Trainer {
         let mut opt = Optimizer::new(&net.vs, &cfg.train);
         let mut replay = Replay::new(cfg.train.replay_window);
         let (mut step, mut iteration, mut games, mut elapsed) = (0, 0, 0, 0.0);
+        let mut ladder_elo = None;
+        if cfg.eval.mode == EvalMode::Ladder && (cfg.eval.games > 0 || cfg.eval.final_games > 0) {
+            Ladder::builtin(variant).map_err(|e| anyhow::anyhow!("eval.mode = \"ladder\": {e}"))?;
+        }
         if let Some(meta) = &meta {
             net.vs
                 .load(dir.join(checkpoint::WEIGHTS))
@@ -167,6 +208,12 @@ impl Trainer {
             iteration = meta.iteration;
             games = meta.games;
             elapsed = meta.elapsed_s;
+            ladder_elo = rafle_train::metrics::read(&dir).ok().and_then(|rows| {
+                rows.iter()
+                    .rev()
+                    .find(|r| r.name == LADDER[0])
+                    .map(|r| r.value)
+            });
         }
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create {}", dir.display()))?;
@@ -196,6 +243,7 @@ impl Trainer {
             iteration,
             games,
             elapsed_before: elapsed,
+            ladder_elo,
             quiet,
         })
     }
@@ -231,8 +279,9 @@ impl Trainer {
         )
     }
 
-    /// Runs the remaining iterations (all of them for a fresh run).
-    pub fn run(&mut self) -> Result<Vec<EvalRow>> {
+    /// Runs the remaining iterations (all of them for a fresh run); returns
+    /// the final evaluation (empty rows without one).
+    pub fn run(&mut self) -> Result<Evaluation> {
         let start = Instant::now();
         let elapsed = |s: &Instant, before: f64| before + s.elapsed().as_secs_f64();
         let mp = MultiProgress::with_draw_target(if self.quiet {
@@ -354,11 +403,14 @@ impl Trainer {
                 self.save(now)?;
                 saved_at = it;
             }
-            let e = &self.cfg.eval;
-            if e.every > 0 && it.is_multiple_of(e.every) && it < total_iters && e.games > 0 {
-                let rows = self.evaluate(e.games, &mp)?;
-                self.log_eval(&mut metrics, &rows, now)?;
-                say(&mp, eval_table(&rows))?;
+            let (every, games) = (self.cfg.eval.every, self.cfg.eval.games);
+            if every > 0 && it.is_multiple_of(every) && it < total_iters && games > 0 {
+                let ev = self.evaluate(games, &mp)?;
+                self.log_eval(&mut metrics, &ev, now)?;
+                say(&mp, eval_table(&ev.rows))?;
+                if let Some(line) = &ev.line {
+                    say(&mp, format!("  {line}"))?;
+                }
             }
         }
         iter_bar.finish_and_clear();
@@ -366,19 +418,20 @@ impl Trainer {
         if saved_at != self.iteration || !self.dir.join(checkpoint::META).exists() {
             self.save(now)?;
         }
-        let mut rows = Vec::new();
+        let mut ev = Evaluation::default();
         if self.cfg.eval.final_games > 0 {
-            rows = self.evaluate(self.cfg.eval.final_games, &mp)?;
-            self.log_eval(&mut metrics, &rows, now)?;
+            ev = self.evaluate(self.cfg.eval.final_games, &mp)?;
+            self.log_eval(&mut metrics, &ev, now)?;
         }
         if let Err(e) = crate::plot::plot_run(&self.dir) {
             eprintln!("warning: plots not written: {e:#}");
         }
-        Ok(rows)
+        Ok(ev)
     }
 
-    fn log_eval(&self, metrics: &mut Metrics, rows: &[EvalRow], now: f64) -> Result<()> {
-        let mut values = Vec::new();
+    fn log_eval(&self, metrics: &mut Metrics, ev: &Evaluation, now: f64) -> Result<()> {
+        let rows = &ev.rows;
+        let mut values = vec![("time/eval_s".to_string(), ev.seconds)];
         for r in rows {
             values.push((format!("eval/score_vs_{}", r.opponent), r.wdl.score()));
             values.push((
@@ -390,10 +443,9 @@ impl Trainer {
             let elo = elo::finite_elo(first.wdl.score(), first.wdl.games());
             values.push(("eval/elo".to_string(), elo));
         }
-        if let Some((fit, _)) = ladder_fit(self.variant, rows) {
-            let (lo, hi) = fit.interval();
+        if let Some((elo, lo, hi)) = ev.ladder {
             values.extend([
-                (LADDER[0].to_string(), fit.elo),
+                (LADDER[0].to_string(), elo),
                 (LADDER[1].to_string(), lo),
                 (LADDER[2].to_string(), hi),
             ]);
@@ -506,19 +558,62 @@ impl Trainer {
         Ok(())
     }
 
-    /// Plays `games` arena games against each configured opponent (the
-    /// lockstep arena: all games' leaves in one forward pass per round).
-    pub fn evaluate(&self, games: usize, mp: &MultiProgress) -> Result<Vec<EvalRow>> {
+    /// Evaluates the model (`eval.simulations` a move): a placement on the
+    /// ladder with `games` games, starting at the rung nearest the last
+    /// one (`eval.mode = "ladder"`), or `games` games against each
+    /// configured opponent (the lockstep arena: all games' leaves in one
+    /// forward pass per round).
+    pub fn evaluate(&mut self, games: usize, mp: &MultiProgress) -> Result<Evaluation> {
         let params = self.cfg.search.clone();
         let sims = self.cfg.eval.simulations;
         let name = format!("model@{}", self.iteration);
         let model = network_side(&self.net, params, sims, name)?;
+        let seed = self.cfg.run.seed.wrapping_add(self.iteration);
+        let start = Instant::now();
+        if self.cfg.eval.mode == EvalMode::Ladder {
+            let ladder = Ladder::builtin(self.variant).map_err(|e| anyhow::anyhow!(e))?;
+            let bar = mp.add(ProgressBar::new_spinner());
+            bar.set_message(format!("  eval: placing on the ladder ({games} games)"));
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            let base = ArenaConfig {
+                progress: false,
+                ..Default::default()
+            };
+            let p = place::place_near(
+                self.variant,
+                &model,
+                &ladder,
+                games,
+                seed,
+                &base,
+                self.ladder_elo,
+            )?;
+            bar.finish_and_clear();
+            mp.remove(&bar);
+            let (lo, hi) = p.interval();
+            self.ladder_elo = Some(p.elo());
+            return Ok(Evaluation {
+                rows: p
+                    .rungs
+                    .iter()
+                    .map(|r| EvalRow {
+                        opponent: r.spec.clone(),
+                        wdl: r.wdl,
+                        pairs: r.pairs,
+                    })
+                    .collect(),
+                ladder: Some((p.elo(), lo, hi)),
+                line: Some(p.summary()),
+                placed: true,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
         let mut rows = Vec::new();
         for spec in &self.cfg.eval.opponents {
             let opp = Side::Player(rafle_search::parse_player(spec, self.variant)?);
             let cfg = ArenaConfig {
                 games,
-                seed: self.cfg.run.seed.wrapping_add(self.iteration),
+                seed,
                 progress: false,
                 ..Default::default()
             };
@@ -534,7 +629,21 @@ impl Trainer {
                 pairs: m.penta,
             });
         }
-        Ok(rows)
+        let implied = ladder_fit(self.variant, &rows);
+        let ladder = implied.as_ref().map(|(fit, _)| {
+            let (lo, hi) = fit.interval();
+            (fit.elo, lo, hi)
+        });
+        if let Some((elo, _, _)) = ladder {
+            self.ladder_elo = Some(elo);
+        }
+        Ok(Evaluation {
+            rows,
+            ladder,
+            line: implied.map(|(_, line)| line),
+            placed: false,
+            seconds: start.elapsed().as_secs_f64(),
+        })
     }
 }
 
@@ -554,11 +663,6 @@ pub fn ladder_fit(variant: Variant, rows: &[EvalRow]) -> Option<(PlayerFit, Stri
         })
         .collect();
     ladder.implied_line(&results)
-}
-
-/// The ladder line printed under the final evaluation table.
-pub fn ladder_line(variant: Variant, rows: &[EvalRow]) -> Option<String> {
-    ladder_fit(variant, rows).map(|(_, line)| format!("  {line}"))
 }
 
 /// The evaluation table printed during and after training.

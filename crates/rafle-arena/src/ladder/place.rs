@@ -73,6 +73,21 @@ impl Placement {
         format!("elo {:.0} [{:.0}, {:.0}]", self.elo(), lo, hi)
     }
 
+    /// The contract line and what it came from, for a trainer's log:
+    /// `elo E [lo, hi]`-style, e.g. `ladder elo 1520 [1430, 1610] (placed by
+    /// 64 games against alphabeta:3, alphabeta:4 in 41 s)`.
+    pub fn summary(&self) -> String {
+        let (lo, hi) = self.interval();
+        let rungs: Vec<&str> = self.rungs.iter().map(|r| r.spec.as_str()).collect();
+        format!(
+            "ladder elo {:.0} [{lo:.0}, {hi:.0}] (placed by {} games against {} in {:.0} s)",
+            self.elo(),
+            self.games(),
+            rungs.join(", "),
+            self.seconds
+        )
+    }
+
     /// One line saying where the player stands and how far to trust it.
     pub fn verdict(&self) -> String {
         let e = self.elo();
@@ -226,6 +241,21 @@ pub fn place(
     seed: u64,
     base: &ArenaConfig,
 ) -> Result<Placement, EvalError> {
+    place_near(variant, player, ladder, games, seed, base, None)
+}
+
+/// [`place`], the first round against the rung nearest `near` (an earlier
+/// estimate of the player, e.g. a trainer's last placement) instead of the
+/// middle rung, so a small budget is spent where the player is.
+pub fn place_near(
+    variant: Variant,
+    player: &Side,
+    ladder: &Ladder,
+    games: usize,
+    seed: u64,
+    base: &ArenaConfig,
+    near: Option<f64>,
+) -> Result<Placement, EvalError> {
     if games == 0 {
         return Err(EvalError::Failed(
             "a placement needs at least one game".into(),
@@ -242,7 +272,10 @@ pub fn place(
     let mut player_name = String::new();
     let start = std::time::Instant::now();
     let mut done = 0;
-    let mut rung = n / 2;
+    let mut rung = match near {
+        Some(e) if e.is_finite() => next_rung(ladder, e, &played),
+        _ => n / 2,
+    };
     while done < pairs {
         let k = per_round.min(pairs - done);
         let cfg = ArenaConfig {
@@ -330,6 +363,28 @@ mod tests {
                 .collect(),
             matches: vec![],
         }
+    }
+
+    #[test]
+    fn a_placement_near_an_estimate_starts_at_its_rung() {
+        let v = Variant::Thai;
+        let l = Ladder::builtin(v).unwrap();
+        let player = Side::Player(rafle_search::parse_player("greedy", v).unwrap());
+        let base = ArenaConfig {
+            threads: Some(1),
+            ..ArenaConfig::default()
+        };
+        for k in [1, 3] {
+            let p = place_near(v, &player, &l, 2, 0, &base, Some(l.rungs[k].elo)).unwrap();
+            assert_eq!(p.rounds, [k], "{}", l.rungs[k].spec);
+        }
+        let p = place(v, &player, &l, 2, 0, &base).unwrap();
+        assert_eq!(p.rounds, [l.rungs.len() / 2]);
+        let line = p.summary();
+        assert!(
+            line.starts_with("ladder elo ") && line.contains("placed by 2 games against"),
+            "{line}"
+        );
     }
 
     #[test]

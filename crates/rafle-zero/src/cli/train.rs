@@ -25,7 +25,7 @@ pub struct TrainArgs {
     /// Override run.time_limit_min (0 = no limit; also when resuming).
     #[arg(long)]
     pub time_limit_min: Option<f64>,
-    /// Override eval.final_games (games per opponent at the end; 0 = none).
+    /// Override eval.final_games (the final evaluation's games; 0 = none).
     #[arg(long)]
     pub final_games: Option<usize>,
     /// Change one field of the config: `table.field=value`, the value in
@@ -80,7 +80,7 @@ pub fn run(a: TrainArgs) -> anyhow::Result<()> {
         }
         _ => bail!("give exactly one of --config FILE or --resume RUN_DIR"),
     };
-    let rows = trainer.run()?;
+    let ev = trainer.run()?;
     println!(
         "finished: iteration {}, {} training steps, {} games; checkpoint {}",
         trainer.iteration,
@@ -88,14 +88,18 @@ pub fn run(a: TrainArgs) -> anyhow::Result<()> {
         trainer.games,
         trainer.dir.join(rafle_zero::checkpoint::WEIGHTS).display()
     );
-    if !rows.is_empty() {
+    if !ev.rows.is_empty() {
         println!(
-            "final evaluation ({} games per opponent):",
-            trainer.cfg.eval.final_games
+            "final evaluation ({} games {}):",
+            trainer.cfg.eval.final_games,
+            match ev.placed {
+                true => "placing it on the ladder",
+                false => "per opponent",
+            }
         );
-        println!("{}", eval_table(&rows));
-        if let Some(line) = rafle_zero::train::ladder_line(trainer.variant, &rows) {
-            println!("{line}");
+        println!("{}", eval_table(&ev.rows));
+        if let Some(line) = &ev.line {
+            println!("  {line}");
         }
     }
     Ok(())

@@ -14,7 +14,7 @@ use rafle_zero::checkpoint::{self, load_net, probe_positions};
 use rafle_zero::net::{bf16_is_fast, Folded};
 use rafle_zero::optim::Optimizer;
 use rafle_zero::replay::Batch;
-use rafle_zero::train::{train_step, Trainer};
+use rafle_zero::train::{target_entropy, train_step, Trainer};
 use tch::Device;
 
 /// The tiny run shared with python/tests/test_model.py (`OUT` = the run dir).
@@ -95,6 +95,21 @@ fn smoke_run_losses_are_finite_and_a_fixed_batch_is_learnt() {
         first.value,
         last.value
     );
+    // The value loss is reported less the targets' own entropy: what the
+    // head has left to learn, never below 0.
+    let one_hot = tch::Tensor::from_slice(&[0.0f32, 1.0, 0.0, 1.0, 0.0, 0.0]).view([2, 3]);
+    assert!(target_entropy(&one_hot).abs() < 1e-9);
+    let even = tch::Tensor::from_slice(&[1.0f32 / 3.0; 3]).view([1, 3]);
+    assert!((target_entropy(&even) - 3f64.ln()).abs() < 1e-6);
+    let h = target_entropy(&batch.value);
+    assert!(h > 0.0, "soft value targets have entropy");
+    let ce = rafle_zero::train::batch_losses(&t.net, &batch, 1.0, true).1;
+    let step = train_step(&t.net, &mut opt, &batch, 1.0, 0.0);
+    assert!(
+        (step.value - (ce.double_value(&[]) - h)).abs() < 1e-4,
+        "{step:?}"
+    );
+    assert!(step.value > -1e-6, "{step:?}");
 
     // bf16 convolutions over the f32 weights: the losses of the same batch
     // are close to f32's, the weights stay f32 and the batch is learnt too
@@ -177,6 +192,60 @@ fn checkpoint_reloads_to_the_same_outputs() {
     let replay = Replay::load(&dir.join(checkpoint::REPLAY), 1000).unwrap();
     assert_eq!(replay.len(), t.replay.len());
     assert_eq!(replay.total_added, t.replay.total_added);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn evaluations_place_the_model_on_the_ladder_from_its_last_place() {
+    let dir = tmp("ladder-eval");
+    let mut cfg = tiny(&dir, 2);
+    cfg.eval.every = 1;
+    cfg.eval.games = 2;
+    cfg.eval.final_games = 2;
+    let mut t = Trainer::new(cfg, true).unwrap();
+    let fin = t.run().unwrap();
+    assert!(fin.placed && fin.rows.len() == 1, "{fin:?}");
+    let line = fin.line.clone().unwrap();
+    assert!(
+        line.starts_with("ladder elo ") && line.contains("placed by 2 games"),
+        "{line}"
+    );
+    let rows = metrics::read(&dir).unwrap();
+    for name in [
+        "eval/ladder_elo",
+        "eval/ladder_lo",
+        "eval/ladder_hi",
+        "time/eval_s",
+    ] {
+        // The periodic placement after iteration 1 and the final one.
+        assert_eq!(values(&rows, name).len(), 2, "{name}: {rows:?}");
+    }
+    let elo = values(&rows, "eval/ladder_elo");
+    assert_eq!(t.ladder_elo, Some(elo[1]));
+    let (lo, hi) = (
+        values(&rows, "eval/ladder_lo"),
+        values(&rows, "eval/ladder_hi"),
+    );
+    assert!(lo[1] <= elo[1] && elo[1] <= hi[1], "{rows:?}");
+    // The next placement starts at the rung nearest the last one.
+    let ladder = rafle_arena::ladder::Ladder::builtin(t.variant).unwrap();
+    let nearest = |e: f64| {
+        let d = |r: &rafle_arena::ladder::Rung| (r.elo - e).abs();
+        ladder
+            .rungs
+            .iter()
+            .min_by(|a, b| d(a).total_cmp(&d(b)))
+            .unwrap()
+            .spec
+            .clone()
+    };
+    let mp = indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden());
+    let next = t.evaluate(2, &mp).unwrap();
+    assert_eq!(next.rows[0].opponent, nearest(elo[1]));
+    drop(t);
+    // A resumed run starts from the last placement in metrics.csv.
+    let r = Trainer::resume(&dir, true).unwrap();
+    assert_eq!(r.ladder_elo, Some(elo[1]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
