@@ -168,7 +168,33 @@ def evaluate_opponents(
             scores.update({"eval/ladder_elo": elo, "eval/ladder_lo": lo, "eval/ladder_hi": hi})
             say(f"  {line}")
     scores["time/eval_s"] = time.time() - t0
+    scores.update(value_metrics(net, run["variant"], say))
     return scores
+
+
+def value_metrics(net: torch.nn.Module, variant: str, say: Callable[[str], None] = print) -> Dict[str, float]:
+    """The value head on the variant's held-out set (``rafle heldout``):
+    ``eval/value_corr``, ``eval/value_ce`` and the material and base-rate
+    figures beside them, as ``rafle train`` logs them (one line through
+    ``say``); empty where no set is shipped."""
+    obs = _rafle.heldout_observations(variant)
+    if obs is None:
+        return {}
+    was_training = net.training
+    net.eval()
+    device = next(net.parameters()).device
+    parts = []
+    with torch.no_grad():
+        for start in range(0, len(obs), 512):
+            _, wdl = net(torch.from_numpy(obs[start : start + 512]).to(device))
+            parts.append(torch.softmax(wdl.float(), dim=-1).cpu())
+    net.train(was_training)
+    out = _rafle.heldout_metrics(variant, torch.cat(parts).numpy().astype(np.float32))
+    if out is None:
+        return {}
+    metrics, line = out
+    say(f"  {line}")
+    return dict(metrics)
 
 
 def eval_kind(cfg: Mapping[str, Any]) -> str:

@@ -90,13 +90,36 @@ def test_evaluations_place_on_the_ladder_or_play_the_opponents(tiny_run: Callabl
     # Started at the rung nearest 1200: alphabeta:2 on the thai ladder.
     played = [k for k in placed if k.startswith("eval/games_vs_")]
     assert played == ["eval/games_vs_alphabeta:2"] and placed[played[0]] == 2.0
-    assert "placed by 2 games against" in lines[-1]
+    assert any("placed by 2 games against" in line for line in lines), lines
+    assert "eval/value_corr" in placed and lines[-1].startswith("  value head on ")
     cfg["eval"] = {**cfg["eval"], "mode": "opponents", "opponents": ["greedy", "alphabeta:1"]}
     lines.clear()
     scores = L.evaluate_opponents(net, cfg, 2, 1, lines.append)
     assert scores["eval/games_vs_greedy"] == 2.0 and scores["eval/games_vs_alphabeta:1"] == 2.0
     # greedy is no rung of the thai ladder: the Elo comes from alphabeta:1's games.
-    assert "eval/ladder_elo" in scores and "from the games against alphabeta:1;" in lines[-1]
+    assert "eval/ladder_elo" in scores and any("from the games against alphabeta:1;" in line for line in lines)
+
+
+def test_value_metrics_on_a_held_out_set(tiny_run: Callable[[str], Path], tmp_path: Path) -> None:
+    run = tiny_run("thai")
+    net = model.load(run / "latest.safetensors")
+    subprocess.run([str(BINARY), "heldout", "--variant", "thai", "--games", "4", "--depth", "2",
+                    "--positions", "30", "--out", str(tmp_path / "heldout"), "--quiet"], check=True)
+    zoo = Path(rafle.__file__).parent / "zoo"
+    rafle._rafle._set_eval_zoo(str(tmp_path))
+    try:
+        assert L.value_metrics(net, "russian") == {}  # no set in this zoo
+        lines: list[str] = []
+        got = L.value_metrics(net, "thai", lines.append)
+        obs = rafle._rafle.heldout_observations("thai")
+        assert obs is not None and obs.shape[0] == 30 and obs.shape[1:] == rafle.VecEnv("thai").observation_shape
+        with pytest.raises(ValueError, match=r"\[N, 3\]"):
+            rafle._rafle.heldout_metrics("thai", np.zeros((30, 2), np.float32))
+    finally:
+        rafle._rafle._set_eval_zoo(str(zoo))
+    assert set(got) == {"eval/value_corr", "eval/value_ce", "eval/value_corr_material", "eval/value_ce_constant"}
+    assert -1.0 <= got["eval/value_corr"] <= 1.0 and got["eval/value_ce"] > 0.0
+    assert lines[-1].startswith("  value head on 30 held-out positions: correlation")
 
 
 def test_schedule_warmup_then_cosine() -> None:

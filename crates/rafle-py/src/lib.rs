@@ -54,6 +54,8 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(selfplay::teach, m)?)?;
     m.add_function(wrap_pyfunction!(agents::model_spec, m)?)?;
     m.add_function(wrap_pyfunction!(training::iteration_metrics, m)?)?;
+    m.add_function(wrap_pyfunction!(training::heldout_observations, m)?)?;
+    m.add_function(wrap_pyfunction!(training::heldout_metrics, m)?)?;
     m.add_function(wrap_pyfunction!(training::save_replay, m)?)?;
     m.add_function(wrap_pyfunction!(training::load_replay, m)?)?;
     m.add_class::<pdn::PdnGame>()?;

@@ -4,10 +4,11 @@
 use crate::errors::{count, value_error};
 use crate::selfplay::dense_dict;
 use crate::settings::{from_object, object};
-use numpy::{PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use numpy::{PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rafle_core::Variant;
+use rafle_train::heldout::{self, HeldOut};
 use rafle_train::metrics::{self, Metrics};
 use rafle_train::replay::Replay;
 use rafle_train::sample::Dense;
@@ -50,6 +51,52 @@ pub fn iteration_metrics<'py>(
         d.set_item(name, value)?;
     }
     Ok(d)
+}
+
+/// The observations of `variant`'s held-out set (`rafle heldout`),
+/// `[N, C, H, W]` float32, or None where none is shipped.
+#[pyfunction]
+pub fn heldout_observations<'py>(
+    py: Python<'py>,
+    variant: &str,
+) -> PyResult<Option<Bound<'py, numpy::PyArray4<f32>>>> {
+    let v: Variant = variant.parse().map_err(value_error)?;
+    let Some(held) = HeldOut::shipped(v).map_err(|e| value_error(format!("{e:#}")))? else {
+        return Ok(None);
+    };
+    let [c, h, w] = rafle_env::Env::of(v).observation_shape();
+    let obs = numpy::PyArray1::from_vec(py, held.observations(v));
+    Ok(Some(obs.reshape([held.len(), c, h, w])?))
+}
+
+/// What a value head scores on `variant`'s held-out set: `wdl` is its
+/// win/draw/loss probabilities on `heldout_observations(variant)`, `[N,
+/// 3]`; returns the `eval/value_*` metrics and the log line of `rafle
+/// train`, or None where no set is shipped.
+#[pyfunction]
+pub fn heldout_metrics<'py>(
+    py: Python<'py>,
+    variant: &str,
+    wdl: PyReadonlyArrayDyn<'py, f32>,
+) -> PyResult<Option<(Bound<'py, PyDict>, String)>> {
+    let v: Variant = variant.parse().map_err(value_error)?;
+    let Some(held) = HeldOut::shipped(v).map_err(|e| value_error(format!("{e:#}")))? else {
+        return Ok(None);
+    };
+    if wdl.shape().len() != 2 || wdl.shape()[1] != 3 {
+        return Err(value_error(format!(
+            "wdl must be [N, 3] probabilities, not shape {:?}",
+            wdl.shape()
+        )));
+    }
+    let flat: Vec<f32> = wdl.as_array().iter().copied().collect();
+    let rows: Vec<[f32; 3]> = flat.chunks_exact(3).map(|r| [r[0], r[1], r[2]]).collect();
+    let stats = heldout::measure(&held, &rows).map_err(value_error)?;
+    let d = PyDict::new(py);
+    for (name, value) in stats.metrics() {
+        d.set_item(name, value)?;
+    }
+    Ok(Some((d, stats.line())))
 }
 
 /// One array of a batch as flat f32, bool or i8 values.

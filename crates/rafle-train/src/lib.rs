@@ -15,11 +15,13 @@
 //! - [`tensorboard`]: the same rows as TensorBoard event files.
 //! - [`evaltrain`]: a learned alpha-beta evaluation's config, self-play
 //!   games and run state (`rafle train-eval`).
+//! - [`heldout`]: the value head's held-out set and what a head scores on it.
 
 pub mod bootstrap;
 pub mod checkpoint;
 pub mod config;
 pub mod evaltrain;
+pub mod heldout;
 pub mod metrics;
 pub mod overlay;
 pub mod replay;

@@ -53,6 +53,8 @@ enum Command {
     Dxp(cli::dxp::DxpArgs),
     /// Endgame tablebases: build, probe, stats.
     Egtb(cli::egtb::EgtbArgs),
+    /// Write the value head's held-out set: positions with known outcomes.
+    Heldout(cli::heldout::HeldoutArgs),
     /// A player's Elo on the variant's ladder of reference players; calibrate, show.
     Ladder(cli::ladder::LadderArgs),
     /// Play, inspect and replay games in the browser (prints the URL).
@@ -78,6 +80,7 @@ fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Hub(a) => cli::hub::run(a),
         Command::Dxp(a) => cli::dxp::run(a),
         Command::Egtb(a) => cli::egtb::run(a),
+        Command::Heldout(a) => cli::heldout::run(a),
         Command::Ladder(a) => cli::ladder::run(a),
         Command::Serve(a) => cli::serve::run(a),
     }

@@ -28,6 +28,7 @@ use rafle_core::rng::Rng;
 use rafle_core::Variant;
 use rafle_train::bootstrap;
 use rafle_train::config::{Config, EvalMode};
+use rafle_train::heldout::{self, HeldOut, ValueStats};
 use rafle_train::selfplay::SelfPlay;
 use tch::{Kind, Tensor};
 
@@ -129,6 +130,8 @@ pub struct Evaluation {
     pub placed: bool,
     /// Wall time of its games.
     pub seconds: f64,
+    /// The value head on the variant's held-out set (None without one).
+    pub value: Option<ValueStats>,
 }
 
 /// The state of a run (what a checkpoint restores).
@@ -150,6 +153,9 @@ pub struct Trainer {
     /// The last evaluation's ladder Elo (a periodic placement starts at the
     /// rung nearest it; on resume, read back from `metrics.csv`).
     pub ladder_elo: Option<f64>,
+    /// The value head's held-out set (`rafle heldout`; None where the
+    /// variant has none shipped).
+    pub heldout: Option<HeldOut>,
     rng: Rng,
     /// Progress bars on stderr (hidden when `quiet`).
     quiet: bool,
@@ -244,6 +250,7 @@ impl Trainer {
             games,
             elapsed_before: elapsed,
             ladder_elo,
+            heldout: HeldOut::shipped(variant)?,
             quiet,
         })
     }
@@ -408,7 +415,7 @@ impl Trainer {
                 let ev = self.evaluate(games, &mp)?;
                 self.log_eval(&mut metrics, &ev, now)?;
                 say(&mp, eval_table(&ev.rows))?;
-                if let Some(line) = &ev.line {
+                for line in ev.line.iter().chain(ev.value.map(|v| v.line()).as_ref()) {
                     say(&mp, format!("  {line}"))?;
                 }
             }
@@ -449,6 +456,9 @@ impl Trainer {
                 (LADDER[1].to_string(), lo),
                 (LADDER[2].to_string(), hi),
             ]);
+        }
+        if let Some(v) = &ev.value {
+            values.extend(v.metrics().into_iter().map(|(k, x)| (k.to_string(), x)));
         }
         metrics.log_all(self.iteration, self.step, now, &values)
     }
@@ -564,6 +574,38 @@ impl Trainer {
     /// configured opponent (the lockstep arena: all games' leaves in one
     /// forward pass per round).
     pub fn evaluate(&mut self, games: usize, mp: &MultiProgress) -> Result<Evaluation> {
+        let mut ev = self.play_evaluation(games, mp)?;
+        ev.value = self.value_stats()?;
+        Ok(ev)
+    }
+
+    /// The value head on the held-out set (None without one): the
+    /// network's WDL on its positions, batch-norm in inference mode.
+    pub fn value_stats(&self) -> Result<Option<ValueStats>> {
+        let Some(held) = &self.heldout else {
+            return Ok(None);
+        };
+        let shape = &self.net.shape;
+        let (c, n) = (shape.planes as i64, shape.board as i64);
+        let per = (c * n * n) as usize;
+        let obs = held.observations(self.variant);
+        let mut wdl: Vec<[f32; 3]> = Vec::with_capacity(held.len());
+        for chunk in obs.chunks(512 * per) {
+            let b = (chunk.len() / per) as i64;
+            let x = Tensor::from_slice(chunk)
+                .view([b, c, n, n])
+                .to_device(self.net.device());
+            let (_, w) = tch::no_grad(|| self.net.forward(&x, false));
+            let p = w.softmax(-1, Kind::Float).to_device(tch::Device::Cpu);
+            let flat: Vec<f32> = Vec::<f32>::try_from(p.view([-1]))?;
+            wdl.extend(flat.chunks_exact(3).map(|r| [r[0], r[1], r[2]]));
+        }
+        Ok(Some(
+            heldout::measure(held, &wdl).map_err(|e| anyhow::anyhow!(e))?,
+        ))
+    }
+
+    fn play_evaluation(&mut self, games: usize, mp: &MultiProgress) -> Result<Evaluation> {
         let params = self.cfg.search.clone();
         let sims = self.cfg.eval.simulations;
         let name = format!("model@{}", self.iteration);
@@ -606,6 +648,7 @@ impl Trainer {
                 line: Some(p.summary()),
                 placed: true,
                 seconds: start.elapsed().as_secs_f64(),
+                value: None,
             });
         }
         let mut rows = Vec::new();
@@ -643,6 +686,7 @@ impl Trainer {
             line: implied.map(|(_, line)| line),
             placed: false,
             seconds: start.elapsed().as_secs_f64(),
+            value: None,
         })
     }
 }

@@ -5,6 +5,7 @@ pub mod config;
 pub mod dxp;
 pub mod egtb;
 pub mod eval;
+pub mod heldout;
 pub mod hub;
 pub mod interrupt;
 pub mod ladder;

@@ -98,7 +98,7 @@ pub fn run(a: TrainArgs) -> anyhow::Result<()> {
             }
         );
         println!("{}", eval_table(&ev.rows));
-        if let Some(line) = &ev.line {
+        for line in ev.line.iter().chain(ev.value.map(|v| v.line()).as_ref()) {
             println!("  {line}");
         }
     }

@@ -6,6 +6,8 @@ mod cli;
 mod common;
 mod egtb;
 mod engines;
+#[cfg(feature = "torch")]
+mod heldout;
 mod ladder;
 mod no_torch;
 #[path = "../../../rafle-core/tests/it/common/perft_data.rs"]

@@ -8,6 +8,8 @@ use std::path::Path;
 
 use rafle_core::rng::Rng;
 use rafle_train::config::{BootstrapPolicy, BootstrapValue, Config, ConvDtype, InferenceDtype};
+use rafle_train::evaltrain::games::Labelled;
+use rafle_train::heldout::HeldOut;
 use rafle_train::metrics;
 use rafle_train::replay::Replay;
 use rafle_zero::checkpoint::{self, load_net, probe_positions};
@@ -203,8 +205,28 @@ fn evaluations_place_the_model_on_the_ladder_from_its_last_place() {
     cfg.eval.games = 2;
     cfg.eval.final_games = 2;
     let mut t = Trainer::new(cfg, true).unwrap();
+    // A held-out set of positions from random openings, outcomes in turn.
+    let mut rng = Rng::new(5);
+    let held: Vec<Labelled> = (0..12)
+        .map(|i| {
+            let mut g = rafle_core::Game::new(t.variant);
+            for m in rafle_core::opening::random_opening(t.variant, &[], 6, &mut rng) {
+                g.play(&m).unwrap();
+            }
+            Labelled {
+                pos: *g.position(),
+                score: 0,
+                result: [0.0, 0.5, 1.0][i % 3],
+            }
+        })
+        .collect();
+    t.heldout = Some(HeldOut::from_labelled(&held, &[]));
     let fin = t.run().unwrap();
     assert!(fin.placed && fin.rows.len() == 1, "{fin:?}");
+    let value = fin.value.unwrap();
+    assert_eq!(value.positions, 12);
+    assert!(value.corr.abs() <= 1.0 && value.ce > 0.0, "{value:?}");
+    assert!((value.ce_constant - 3f64.ln()).abs() < 1e-9, "{value:?}");
     let line = fin.line.clone().unwrap();
     assert!(
         line.starts_with("ladder elo ") && line.contains("placed by 2 games"),
@@ -216,6 +238,9 @@ fn evaluations_place_the_model_on_the_ladder_from_its_last_place() {
         "eval/ladder_lo",
         "eval/ladder_hi",
         "time/eval_s",
+        "eval/value_corr",
+        "eval/value_corr_material",
+        "eval/value_ce",
     ] {
         // The periodic placement after iteration 1 and the final one.
         assert_eq!(values(&rows, name).len(), 2, "{name}: {rows:?}");
