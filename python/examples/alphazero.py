@@ -117,7 +117,7 @@ def main(args: Args) -> None:
         ready = len(replay) >= t["min_replay"]
         batches = (replay.sample(t["batch_size"], rng, args.device) for _ in range(steps if ready else 0))
         logs = L.train_iteration(
-            learner, batches, lambda: max(learner.step_count / total_steps, (time.time() - start) / limit if limit else 0.0),
+            learner, batches, lambda: L.schedule_progress(learner, total_steps, time.time() - start, limit),
             sp, sp_s)
         train_s = logs["time/train_s"]
         # 3. Checkpoint and evaluation.

@@ -329,7 +329,9 @@ class SelfPlay:
     ``search`` is a ``[search]`` table and other keywords override its fields
     (crates/rafle-search/src/network/params.rs); ``opening_plies = k`` opens
     each game with exactly k random plies, none ending the game, as the arena
-    opens its games."""
+    opens its games; ``cut_target`` is what the positions of a game cut at
+    ``max_plies`` learn: ``"draw"``, ``"search"`` (their search value; the
+    search looks past the cap) or ``"none"`` (no value target)."""
 
     def __new__(
         cls,
@@ -345,6 +347,7 @@ class SelfPlay:
         seed: int = 0,
         egtb: str | PathLike[str] | Tablebase | None = None,
         egtb_play_on: bool = False,
+        cut_target: str = "draw",
         **knobs: Any,
         ) -> SelfPlay: ...
     @staticmethod
@@ -421,6 +424,7 @@ def cpu_has_fast_bf16() -> bool: ...
 def iteration_metrics(
     counters: Mapping[str, float], selfplay_s: float, train_s: float, seconds: float
 ) -> dict[str, float]: ...
+def schedule_progress(schedule_by: str, step: int, total_steps: int, elapsed: float, limit: float) -> float: ...
 def heldout_observations(variant: str) -> npt.NDArray[np.float32] | None: ...
 def heldout_metrics(variant: str, wdl: npt.NDArray[np.float32]) -> tuple[dict[str, float], str] | None: ...
 def save_replay(

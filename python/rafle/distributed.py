@@ -366,7 +366,7 @@ def run(
                     yield {k: torch.tensor(b[k]) for k in L.BATCH_KEYS}
 
             logs = L.train_iteration(
-                learner, tensors(batches, lags), lambda: max(learner.step_count / total_steps, elapsed() / limit if limit else 0.0),
+                learner, tensors(batches, lags), lambda: L.schedule_progress(learner, total_steps, elapsed(), limit),
                 sp, sp_s, overlapped=True)
             train_s = logs["time/train_s"]
             if lags:

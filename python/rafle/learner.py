@@ -365,6 +365,14 @@ class Learner:
 Metrics = _rafle.MetricsFile
 
 
+def schedule_progress(learner: "Learner", total_steps: int, elapsed: float, limit: float) -> float:
+    """How far the learning-rate schedule is, as ``rafle train`` computes it
+    (``train.schedule_by``): the learner's steps of ``total_steps`` and,
+    for ``"clock"``, the ``elapsed`` seconds of ``limit`` (0: none)."""
+    by = learner.train_cfg.get("schedule_by", "clock")
+    return _rafle.schedule_progress(by, learner.step_count, total_steps, elapsed, limit)
+
+
 def last_ladder_elo(run_dir: PathLike) -> Optional[float]:
     """The last ``eval/ladder_elo`` of ``RUN_DIR/metrics.csv`` (None without
     one): where a resumed run's next placement starts, as in ``rafle train``."""

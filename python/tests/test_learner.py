@@ -131,6 +131,14 @@ def test_schedule_warmup_then_cosine() -> None:
     assert learner.lr_at(0.0) == pytest.approx(t["lr"])
     assert learner.lr_at(0.5) == pytest.approx(t["lr"] * (1 + t["lr_final_frac"]) / 2)
     assert learner.lr_at(1.0) == pytest.approx(t["lr"] * t["lr_final_frac"])
+    # The schedule's progress, as rafle train computes it: steps alone, or
+    # the larger of steps and time (train.schedule_by).
+    learner.step_count = 20
+    for by, want in [("steps", 0.2), ("clock", 0.8)]:
+        learner.train_cfg = {**t, "schedule_by": by}
+        assert L.schedule_progress(learner, 100, 80.0, 100.0) == pytest.approx(want)
+    with pytest.raises(ValueError, match="schedule_by"):
+        rafle._rafle.schedule_progress("wall", 1, 2, 0.0, 0.0)
     assert L.steps_per_iteration(cfg) == 32  # 2048 positions x 4 reuse / 256
 
 

@@ -165,6 +165,12 @@ impl Env {
         rafle_core::with_rules!(self.variant, R => self.refresh::<R>());
     }
 
+    /// Changes the ply cap of the game from here on (None: no cap); a
+    /// search copies the game's env and looks past its cap this way.
+    pub fn set_max_plies(&mut self, max_plies: Option<u32>) {
+        self.max_plies = max_plies;
+    }
+
     pub fn variant(&self) -> Variant {
         self.variant
     }

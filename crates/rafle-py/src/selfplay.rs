@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rafle_core::Variant;
 use rafle_search::network::SearchParams;
-use rafle_train::config::{Config, SelfPlayConfig};
+use rafle_train::config::{Config, CutTarget, SelfPlayConfig};
 use rafle_train::sample::{Dense, Sample};
 use rafle_train::selfplay::{SelfPlay as Games, SelfPlayStats};
 use std::sync::Arc;
@@ -105,7 +105,7 @@ impl SelfPlay {
     #[new]
     #[pyo3(signature = (variant, evaluator, num_games = 256, simulations = None, *,
         search = None, max_plies = None, opening_plies = 0, value_target_search = 0.0,
-        seed = 0, egtb = None, egtb_play_on = false, **knobs))]
+        seed = 0, egtb = None, egtb_play_on = false, cut_target = "draw", **knobs))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         variant: &str,
@@ -119,8 +119,19 @@ impl SelfPlay {
         seed: u64,
         egtb: Option<&Bound<'_, PyAny>>,
         egtb_play_on: bool,
+        cut_target: &str,
         knobs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let cut_target = match cut_target {
+            "draw" => CutTarget::Draw,
+            "search" => CutTarget::Search,
+            "none" => CutTarget::None,
+            t => {
+                return Err(value_error(format!(
+                    "cut_target must be 'draw', 'search' or 'none', not {t:?}"
+                )))
+            }
+        };
         let v = parse_variant(variant)?;
         let tables = Tablebase::from_arg(v, egtb)?;
         let num_games: usize = count("num_games", num_games)?;
@@ -132,6 +143,7 @@ impl SelfPlay {
             parallel_games: num_games,
             max_plies: max_plies.unwrap_or(SelfPlayConfig::default().max_plies),
             opening_plies,
+            cut_target,
             ..SelfPlayConfig::default()
         };
         SelfPlay::build(

@@ -8,6 +8,7 @@ use numpy::{PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rafle_core::Variant;
+use rafle_train::config::ScheduleBy;
 use rafle_train::heldout::{self, HeldOut};
 use rafle_train::metrics::{self, Metrics};
 use rafle_train::replay::Replay;
@@ -97,6 +98,29 @@ pub fn heldout_metrics<'py>(
         d.set_item(name, value)?;
     }
     Ok(Some((d, stats.line())))
+}
+
+/// The learning-rate schedule's progress in [0, 1] as `rafle train`
+/// computes it (`train.schedule_by`: "clock" or "steps"): after `step` of
+/// `total_steps`, `elapsed` of `limit` seconds (0: no limit).
+#[pyfunction]
+pub fn schedule_progress(
+    schedule_by: &str,
+    step: u64,
+    total_steps: u64,
+    elapsed: f64,
+    limit: f64,
+) -> PyResult<f64> {
+    let by = match schedule_by {
+        "clock" => ScheduleBy::Clock,
+        "steps" => ScheduleBy::Steps,
+        b => {
+            return Err(value_error(format!(
+                "schedule_by must be 'clock' or 'steps', not {b:?}"
+            )))
+        }
+    };
+    Ok(by.progress(step, total_steps, elapsed, limit))
 }
 
 /// One array of a batch as flat f32, bool or i8 values.

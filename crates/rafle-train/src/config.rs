@@ -327,8 +327,15 @@ pub struct SelfPlayConfig {
     pub parallel_games: usize,
     /// New training positions collected per iteration.
     pub positions_per_iteration: usize,
-    /// A game is cut (scored as a draw) after this many plies.
+    /// A game is cut after this many plies (`cut_target` says what its
+    /// positions learn).
     pub max_plies: u32,
+    /// The value target of the positions of a game cut at `max_plies`:
+    /// `draw` (a cut game counts as a draw, in the search too), `search`
+    /// (each position's own search value; the search looks past the cap)
+    /// or `none` (no value loss; the search looks past the cap).
+    #[serde(default)]
+    pub cut_target: CutTarget,
     /// Each game opens with exactly this many uniformly random plies, none
     /// ending the game (0: every game starts at the start position), as
     /// the arena's, the ladder's and the teacher's games open
@@ -340,6 +347,44 @@ pub struct SelfPlayConfig {
     /// to.
     #[serde(default)]
     pub opening_plies: u32,
+}
+
+/// What the learning-rate schedule's progress follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ScheduleBy {
+    /// Steps or time, whichever is further along.
+    #[default]
+    Clock,
+    /// Steps alone.
+    Steps,
+}
+
+impl ScheduleBy {
+    /// The schedule's progress in [0, 1] after `step` of `total_steps`,
+    /// `elapsed` of `limit` seconds (`limit` 0: no time limit).
+    pub fn progress(self, step: u64, total_steps: u64, elapsed: f64, limit: f64) -> f64 {
+        let by_steps = step as f64 / total_steps.max(1) as f64;
+        match self {
+            ScheduleBy::Steps => by_steps,
+            ScheduleBy::Clock if limit > 0.0 => by_steps.max(elapsed / limit),
+            ScheduleBy::Clock => by_steps,
+        }
+        .clamp(0.0, 1.0)
+    }
+}
+
+/// What a game cut at `selfplay.max_plies` teaches its positions' value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CutTarget {
+    /// A draw (and the search scores the cap as a draw).
+    #[default]
+    Draw,
+    /// Each position's own root search value.
+    Search,
+    /// Nothing: no value loss on those positions.
+    None,
 }
 
 /// Optimisation.
@@ -365,6 +410,14 @@ pub struct TrainConfig {
     pub lr_final_frac: f64,
     /// Linear warm-up steps.
     pub warmup_steps: u64,
+    /// What the schedule's progress follows: `clock` (the larger of the
+    /// steps done of `run.iterations` x an iteration's steps and the time
+    /// used of `run.time_limit_min`, so a run cut by its time limit still
+    /// anneals, at another step on a faster machine) or `steps` (the steps
+    /// alone: the same schedule for a config and seed on any machine; the
+    /// time limit only ends the run, so `run.iterations` is the budget).
+    #[serde(default)]
+    pub schedule_by: ScheduleBy,
     /// Weight decay (L2 for sgd, decoupled for adam).
     pub weight_decay: f64,
     /// SGD momentum.
@@ -668,6 +721,7 @@ impl Default for SelfPlayConfig {
             positions_per_iteration: 2048,
             max_plies: 150,
             opening_plies: 0,
+            cut_target: CutTarget::Draw,
         }
     }
 }

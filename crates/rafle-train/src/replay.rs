@@ -10,6 +10,7 @@
 //! policy_action   U16    [K]     the targets' actions, position after position
 //! policy_prob     F32    [K]     their probabilities (K = sum of policy_len)
 //! wdl             U8     [P]     result for the player to act: 0 win, 1 draw, 2 loss
+//!                                 (3, 4: a cut game's, `sample::CUT_SEARCH`, `sample::NO_VALUE`)
 //! q               F32    [P]     root search value for the player to act
 //! metadata: format = "rafle-replay", version = "3", total_added = N
 //! ```

@@ -16,7 +16,9 @@ pub struct Sample {
     pub obs: Vec<u8>,
     /// Policy target over the legal actions (the support is the legal mask).
     pub policy: Vec<(u16, f32)>,
-    /// Result for the player to act: 0 win, 1 draw, 2 loss (the WDL index).
+    /// Result for the player to act: 0 win, 1 draw, 2 loss (the WDL
+    /// index); for a game cut at the ply cap, [`CUT_SEARCH`] or
+    /// [`NO_VALUE`] (`selfplay.cut_target`).
     pub wdl: u8,
     /// Root value of the search for the player to act, in [-1, 1].
     pub q: f32,
@@ -41,11 +43,19 @@ impl Sample {
 
     /// Value target: `(1 - search_weight)` x the one-hot result +
     /// `search_weight` x [`wdl_of_value`]`(q)`. Mixing in the search value
-    /// gives a lower-variance target than the result of one noisy game.
+    /// gives a lower-variance target than the result of one noisy game. A
+    /// cut game's position has no result: [`CUT_SEARCH`] targets the search
+    /// value alone, [`NO_VALUE`] nothing (all zeros: no value loss).
     pub fn value_target(&self, search_weight: f32) -> [f32; 3] {
-        let mut t = wdl_of_value(self.q).map(|x| x * search_weight);
-        t[self.wdl.min(2) as usize] += 1.0 - search_weight;
-        t
+        match self.wdl {
+            0..=2 => {
+                let mut t = wdl_of_value(self.q).map(|x| x * search_weight);
+                t[self.wdl as usize] += 1.0 - search_weight;
+                t
+            }
+            CUT_SEARCH => wdl_of_value(self.q),
+            _ => [0.0; 3],
+        }
     }
 }
 
@@ -77,7 +87,8 @@ pub struct Dense {
     pub value: Vec<f32>,
     /// `[P]` root search value.
     pub search_value: Vec<f32>,
-    /// `[P]` result class (0 win, 1 draw, 2 loss).
+    /// `[P]` result class (0 win, 1 draw, 2 loss; [`CUT_SEARCH`] and
+    /// [`NO_VALUE`] for a cut game's positions).
     pub result: Vec<i8>,
     /// `[P]` evaluator version that searched the position.
     pub version: Vec<i64>,
@@ -138,7 +149,7 @@ impl Dense {
                 Sample {
                     obs: Sample::quantise(&self.obs[i * obs_len..(i + 1) * obs_len]),
                     policy,
-                    wdl: self.result[i].clamp(0, 2) as u8,
+                    wdl: self.result[i].clamp(0, NO_VALUE as i8) as u8,
                     q: self.search_value[i],
                     version: self.version.get(i).map_or(0, |&v| v.max(0) as u64),
                 }
@@ -146,6 +157,14 @@ impl Dense {
             .collect()
     }
 }
+
+/// [`Sample::wdl`] of a position of a game cut at the ply cap whose value
+/// target is its own search value (`selfplay.cut_target = "search"`).
+pub const CUT_SEARCH: u8 = 3;
+
+/// [`Sample::wdl`] of a position without a value target (a cut game's,
+/// `selfplay.cut_target = "none"`).
+pub const NO_VALUE: u8 = 4;
 
 /// A WDL distribution with expected value `q`: [max(q, 0), 1 - |q|, max(-q, 0)].
 pub fn wdl_of_value(q: f32) -> [f32; 3] {
@@ -335,6 +354,22 @@ mod tests {
         }
         assert_eq!(wdl_of_value(0.0), [0.0, 1.0, 0.0]);
         assert_eq!(wdl_of_value(-0.5), [0.0, 0.5, 0.5]);
+        // A cut game's positions: the search value alone, or no target.
+        let cut = |wdl| Sample {
+            obs: vec![0],
+            policy: vec![(0, 1.0)],
+            wdl,
+            q: -0.25,
+            version: 0,
+        };
+        for w in [0.0, 0.5, 1.0] {
+            assert_eq!(cut(CUT_SEARCH).value_target(w), wdl_of_value(-0.25));
+            assert_eq!(cut(NO_VALUE).value_target(w), [0.0; 3]);
+        }
+        // Dense rows and back keep them.
+        let rows = [cut(CUT_SEARCH), cut(NO_VALUE)];
+        let back = Dense::new(rows.iter(), 1, 0.5).samples(1);
+        assert_eq!([back[0].wdl, back[1].wdl], [CUT_SEARCH, NO_VALUE]);
     }
 
     #[test]

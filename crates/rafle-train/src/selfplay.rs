@@ -32,8 +32,8 @@ use rafle_core::rng::Rng;
 use rafle_core::{random_opening, Color, Variant};
 use rafle_env::{Env, EnvConfig, EnvError};
 
-use crate::config::SelfPlayConfig;
-use crate::sample::Sample;
+use crate::config::{CutTarget, SelfPlayConfig};
+use crate::sample::{Sample, CUT_SEARCH, NO_VALUE};
 use rafle_egtb::Value;
 use rafle_search::network::{
     Client, EvalError, Evaluator, LeafSlots, Lockstep, Pick, Request, Search, SearchParams,
@@ -138,6 +138,8 @@ struct Budgets {
     /// Endgame tables, and whether games play on inside them.
     tables: Option<Arc<Tables>>,
     play_on: bool,
+    /// What a cut game's positions learn (`selfplay.cut_target`).
+    cut_target: CutTarget,
 }
 
 /// One game of self-play (a lockstep client).
@@ -214,7 +216,12 @@ impl SelfPlayGame {
         };
         let rng = Rng::new(self.rng.next_u64());
         let cache = self.search.take_cache().unwrap_or_default();
-        self.search = Search::new(self.env.clone(), budget, b.params.clone(), pick, rng)
+        let mut root = self.env.clone();
+        if b.cut_target != CutTarget::Draw {
+            // The search looks past the cap: a cut is no draw for it.
+            root.set_max_plies(None);
+        }
+        self.search = Search::new(root, budget, b.params.clone(), pick, rng)
             .with_cache(cache)
             .with_tables(b.tables.clone());
     }
@@ -270,8 +277,14 @@ impl SelfPlayGame {
                 Some(w) => w,
                 None => self.env.outcome().and_then(|o| o.winner),
             };
+            let cut = match self.budgets.cut_target {
+                CutTarget::Draw => 1,
+                CutTarget::Search => CUT_SEARCH,
+                CutTarget::None => NO_VALUE,
+            };
             for p in self.pending.drain(..) {
                 let wdl = p.exact.unwrap_or(match winner {
+                    None if info.truncated => cut,
                     None => 1,
                     Some(w) if w == p.player => 0,
                     Some(_) => 2,
@@ -349,6 +362,7 @@ impl SelfPlay {
             params: search.clone(),
             tables: None,
             play_on: false,
+            cut_target: selfplay.cut_target,
         };
         let env_cfg = EnvConfig {
             max_plies: Some(selfplay.max_plies),

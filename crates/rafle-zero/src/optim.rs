@@ -152,9 +152,9 @@ impl Optimizer {
 }
 
 /// Learning rate at training step `step`, `progress` in [0, 1] being how far
-/// the run is (the larger of steps done / planned and time used / time
-/// limit, so a run cut by its time limit still anneals): linear warm-up over
-/// `warmup_steps`, then constant or cosine decay to `lr * lr_final_frac`.
+/// the run is (`train.schedule_by`: [`rafle_train::config::ScheduleBy::progress`]):
+/// linear warm-up over `warmup_steps`, then constant or cosine decay to
+/// `lr * lr_final_frac`.
 pub fn lr_at(cfg: &TrainConfig, step: u64, progress: f64) -> f64 {
     if step < cfg.warmup_steps {
         return cfg.lr * (step + 1) as f64 / cfg.warmup_steps as f64;

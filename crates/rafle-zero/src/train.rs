@@ -352,13 +352,9 @@ impl Trainer {
             if self.replay.len() >= self.cfg.train.min_replay {
                 let n = self.steps_per_iteration();
                 let before = self.elapsed_before;
-                let progress = |step: u64| {
-                    (step as f64 / total_steps as f64).max(if limit > 0.0 {
-                        elapsed(&start, before) / limit
-                    } else {
-                        0.0
-                    })
-                };
+                let by = self.cfg.train.schedule_by;
+                let progress =
+                    |step: u64| by.progress(step, total_steps, elapsed(&start, before), limit);
                 (losses, last_lr) = self.train_steps(n, &mp, progress)?;
                 steps = n;
             }

@@ -2,7 +2,7 @@
 
 use rafle_core::Variant;
 use rafle_search::network::{EvalError, Leaves};
-use rafle_train::config::{Algorithm, SearchParams, SelfPlayConfig};
+use rafle_train::config::{Algorithm, CutTarget, SearchParams, SelfPlayConfig};
 use rafle_train::selfplay::SelfPlay;
 
 fn search(leaves_per_round: usize) -> SearchParams {
@@ -28,6 +28,7 @@ fn selfplay(games: usize) -> SelfPlayConfig {
         positions_per_iteration: 64,
         max_plies: 60,
         opening_plies: 0,
+        cut_target: CutTarget::Draw,
     }
 }
 
@@ -83,6 +84,21 @@ fn games_cut_at_the_ply_cap_are_counted() {
             .into_iter()
             .find(|m| m.0 == "selfplay/truncated_share");
         assert_eq!(share, Some(("selfplay/truncated_share", 1.0)), "{v}");
+    }
+    // What a cut game's positions learn: a draw, their search value, nothing.
+    for (target, wdl) in [
+        (CutTarget::Draw, 1),
+        (CutTarget::Search, rafle_train::sample::CUT_SEARCH),
+        (CutTarget::None, rafle_train::sample::NO_VALUE),
+    ] {
+        let cfg = SelfPlayConfig {
+            max_plies: 6,
+            cut_target: target,
+            ..selfplay(4)
+        };
+        let mut sp = SelfPlay::new(&search(1), &cfg, Variant::Thai, 5).unwrap();
+        let (samples, _) = sp.run(&mut hashed, 40, None, |_| {}).unwrap();
+        assert!(samples.iter().all(|s| s.wdl == wdl), "{target:?}");
     }
 }
 

@@ -275,6 +275,44 @@ fn evaluations_place_the_model_on_the_ladder_from_its_last_place() {
 }
 
 #[test]
+fn a_schedule_by_steps_is_the_same_on_any_machine() {
+    use rafle_train::config::ScheduleBy;
+    // Progress: steps alone, or the larger of steps and time.
+    assert_eq!(ScheduleBy::Steps.progress(20, 100, 80.0, 100.0), 0.2);
+    assert_eq!(ScheduleBy::Clock.progress(20, 100, 80.0, 100.0), 0.8);
+    assert_eq!(ScheduleBy::Clock.progress(20, 100, 80.0, 0.0), 0.2);
+    assert_eq!(ScheduleBy::Steps.progress(300, 100, 0.0, 0.0), 1.0);
+    // Two runs with a time limit: each logged learning rate is the
+    // schedule's at its step, whatever the clock said.
+    let mut lrs = Vec::new();
+    for k in 0..2 {
+        let dir = tmp(&format!("schedule-{k}"));
+        let mut cfg = tiny(&dir, 3);
+        cfg.train.schedule_by = ScheduleBy::Steps;
+        cfg.train.lr_schedule = rafle_train::config::LrSchedule::Cosine;
+        cfg.run.time_limit_min = 10.0;
+        let total = 3 * 3;
+        let mut t = Trainer::new(cfg.clone(), true).unwrap();
+        t.run().unwrap();
+        let rows = metrics::read(&dir).unwrap();
+        let steps: Vec<u64> = rows
+            .iter()
+            .filter(|r| r.name == "train/lr")
+            .map(|r| r.step)
+            .collect();
+        let lr = values(&rows, "train/lr");
+        assert_eq!(steps, [3, 6, 9]);
+        for (&s, &x) in steps.iter().zip(&lr) {
+            let want = rafle_zero::optim::lr_at(&cfg.train, s - 1, (s - 1) as f64 / total as f64);
+            assert!((x - want).abs() < 1e-12, "step {s}: {x} against {want}");
+        }
+        lrs.push(lr);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert_eq!(lrs[0], lrs[1]);
+}
+
+#[test]
 fn resume_continues_the_step_count() {
     let dir = tmp("resume");
     let mut t = Trainer::new(tiny(&dir, 1), true).unwrap();
