@@ -6,7 +6,7 @@
 //! search values where `value = "score"` and its scores of every root move,
 //! softened, as the policy targets where `policy = "scores"`; the random
 //! opening plies that diversify the games are not targets (each game's
-//! samples start after them).
+//! samples start after them), nor are forced steps (as in self-play).
 
 use crate::config::{BootstrapConfig, BootstrapPolicy, BootstrapValue};
 use crate::sample::{game_samples_taught, Sample};
@@ -140,11 +140,11 @@ fn one_game(
         }
     }
     let winner = game.outcome().and_then(|o| o.winner);
-    (
-        game_samples_taught(&game, winner, &values, &policies),
-        winner.map(|w| w == first),
-        plies,
-    )
+    let mut samples = game_samples_taught(&game, winner, &values, &policies);
+    // Forced steps (one legal step) are no training positions, as in
+    // self-play: nothing to choose, and a value the next position has too.
+    samples.retain(|s| s.policy.len() >= 2);
+    (samples, winner.map(|w| w == first), plies)
 }
 
 /// Weights of the scored moves, `exp((score - best) / temperature)`
@@ -186,6 +186,8 @@ mod tests {
             let mut cfg = two_short_games();
             let by_result = teach(&cfg, v, 40, 7, |_| {}).unwrap();
             assert!(!by_result.samples.is_empty(), "{v}");
+            // As in self-play, a forced step is no training position.
+            assert!(by_result.samples.iter().all(|s| s.policy.len() >= 2), "{v}");
             assert!(
                 by_result.samples.iter().all(|s| s.q == value_of_wdl(s.wdl)),
                 "{v}: value = result targets the result"
