@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # README command 1, the main job: set up (.venv with torch for tch), build,
 # train by self-play on configs/thai.toml (or the config given as $1), and
-# print the final evaluation (a 200-game placement on the variant's ladder:
-# the games against each rung played and `ladder elo E [lo, hi]`).
+# print the final evaluation (a placement on the variant's ladder: the games
+# against each rung played and `ladder elo E [lo, hi]`).
 # The run folder (checkpoints, metrics.csv, plots/) is the config's run.out_dir;
 # a killed run continues with: target/release/rafle train --resume runs/thai
 set -euo pipefail
