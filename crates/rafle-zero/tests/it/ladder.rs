@@ -30,21 +30,14 @@ fn calibrate_then_place_and_bad_input() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("checkers.toml");
     let f = file.to_str().unwrap();
-    let (code, out, err) = rafle(&[
-        "ladder",
-        "calibrate",
-        "--variant",
-        "checkers",
-        "--rungs",
-        "random,uct:16,alphabeta:1",
-        "--games",
-        "12",
-        "--threads",
-        "2",
-        "--quiet",
-        "--out",
-        f,
-    ]);
+    // A small calibration into `f` (12 games a neighbour), with `args`.
+    let calibrate = |args: &[&str]| {
+        let mut all = vec!["ladder", "calibrate", "--variant", "checkers"];
+        all.extend_from_slice(args);
+        all.extend(["--games", "12", "--threads", "2", "--quiet", "--out", f]);
+        rafle(&all)
+    };
+    let (code, out, err) = calibrate(&["--rungs", "random,uct:16,alphabeta:1"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("written to"), "{out}");
     let text = std::fs::read_to_string(&file).unwrap();
@@ -54,22 +47,7 @@ fn calibrate_then_place_and_bad_input() {
     );
     // A learned rung on top: only its games are played, and the ladder
     // records which shipped evaluation they played.
-    let (code, out, err) = rafle(&[
-        "ladder",
-        "calibrate",
-        "--variant",
-        "checkers",
-        "--add",
-        "alphabeta:d=1,eval=zoo",
-        "--reuse",
-        "--games",
-        "12",
-        "--threads",
-        "2",
-        "--quiet",
-        "--out",
-        f,
-    ]);
+    let (code, out, err) = calibrate(&["--add", "alphabeta:d=1,eval=zoo", "--reuse"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("2 matches to play"), "{out}");
     let text = std::fs::read_to_string(&file).unwrap();
