@@ -77,6 +77,21 @@ def test_results_are_the_games_outcomes_and_the_search_value_mixes_in() -> None:
     assert (b["result"] == 1).any() == (s["draws"] > 0) or s["games"] == 0
 
 
+def test_cut_games_learn_their_search_value_or_nothing() -> None:
+    # Games cut after 6 plies: search targets the search value alone, none no value at all.
+    for target, result in [("search", 3), ("none", 4)]:
+        sp = rafle.SelfPlay("checkers", hashed(896), num_games=4, simulations=8, max_plies=6, cut_target=target)
+        b = sp.play(30)
+        assert (b["result"] == result).all() and sp.stats["truncated"] == sp.stats["games"] > 0
+        q = b["search_value"]
+        want = np.stack([np.maximum(q, 0), 1 - np.abs(q), np.maximum(-q, 0)], axis=1) if target == "search" else 0.0
+        np.testing.assert_allclose(b["value"], np.broadcast_to(want, b["value"].shape), atol=1e-6)
+    with pytest.raises(ValueError, match="cut_target"):
+        rafle.SelfPlay("checkers", hashed(896), cut_target="win")
+    with pytest.raises(ValueError, match="start"):
+        rafle.ladder("random", "thai", games=2, start=float("nan"), progress=False)
+
+
 def test_the_seed_fixes_the_games_and_versions_are_recorded() -> None:
     one = rafle.SelfPlay("thai", hashed(896), num_games=4, simulations=4, seed=7).play(40)
     two = rafle.SelfPlay("thai", hashed(896), num_games=4, simulations=4, seed=7).play(40)
