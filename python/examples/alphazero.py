@@ -94,7 +94,7 @@ def main(args: Args) -> None:
           f"{args.device} | {selfplay.num_games} games in lockstep | {steps} steps per iteration | dir {out}")
     start = time.time()
     # The [bootstrap] teacher start, as rafle train does it before self-play.
-    boot = L.bootstrap(learner, cfg, replay.add, rng)
+    boot = L.bootstrap(learner, cfg, replay.add, rng, run_dir=out)
     if boot:
         metrics.log(0, learner.step_count, time.time() - start, boot)
     games = 0
@@ -114,11 +114,18 @@ def main(args: Args) -> None:
         # 2. Training steps on uniform samples of the replay window, and the
         # iteration's metrics (the names of `rafle train`): the step shared
         # with `python -m rafle.distributed`.
+        # With [bootstrap] mix > 0 a share of each batch comes from the teacher's own buffer.
         ready = len(replay) >= t["min_replay"]
-        batches = (replay.sample(t["batch_size"], rng, args.device) for _ in range(steps if ready else 0))
-        logs = L.train_iteration(
-            learner, batches, lambda: L.schedule_progress(learner, total_steps, time.time() - start, limit),
-            sp, sp_s)
+
+        def progress() -> float:
+            return L.schedule_progress(learner, total_steps, time.time() - start, limit)
+
+        batches = (L.to_device(L.teacher_mix(learner, replay.sample(t["batch_size"], rng), progress(), rng),
+                               args.device) for _ in range(steps if ready else 0))
+        logs = L.train_iteration(learner, batches, progress, sp, sp_s)
+        share = L.teacher_share(learner, progress())
+        if share is not None and "loss/policy" in logs:
+            logs["train/teacher_share"] = share
         train_s = logs["time/train_s"]
         # 3. Checkpoint and evaluation.
         elapsed = time.time() - start

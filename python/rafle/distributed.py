@@ -262,6 +262,8 @@ def run(
     resumed = None
     if resume is not None and (run_dir / L.REPLAY).is_file():
         resumed = L.load_replay_arrays(run_dir, cfg)
+    if resume is not None:
+        learner.teacher = L.load_teacher(run_dir, cfg)
     # Actor handles: their methods are called through `.remote`, which the
     # classes' own types do not show.
     replay: Any = ray.remote(ReplayActor).options(num_cpus=0).remote(t["replay_window"], resumed)
@@ -270,10 +272,12 @@ def run(
         taught = time.time()
         boot = L.bootstrap(learner, cfg, lambda arrays: ray.get(replay.add.remote(arrays)),
                            np.random.default_rng(run_cfg["seed"]),
-                           lambda line: print(line, flush=True) if not quiet else None)
+                           lambda line: print(line, flush=True) if not quiet else None, run_dir=run_dir)
         elapsed_before += time.time() - taught  # the teacher's time is part of the budget, as in rafle train
         if boot:
             metrics.log(0, learner.step_count, elapsed_before, boot)
+    # Draws the teacher's share of each batch (teacher_mix).
+    mix_rng = np.random.default_rng((run_cfg["seed"], state.iteration))
     worker_cls = ray.remote(SelfPlayWorker)
     workers: List[Any] = [
         worker_cls.options(num_cpus=d["cpus_per_worker"], num_gpus=d["gpus_per_worker"], max_restarts=-1,
@@ -359,15 +363,21 @@ def run(
                 batches = ray.get(replay.sample.remote(steps, t["batch_size"], seed))
             lags: List[float] = []
 
+            def progress() -> float:
+                return L.schedule_progress(learner, total_steps, elapsed(), limit)
+
             def tensors(batches: List[Dict[str, Any]], lags: List[float]) -> Iterator[Dict[str, Any]]:
                 for b in batches:
                     lags.append(float(np.mean(learner.step_count - b["version"])))
+                    # With [bootstrap] mix > 0 a share comes from the teacher's own buffer.
+                    b = L.teacher_mix(learner, b, progress(), mix_rng)
                     # Arrays from the object store are read-only: torch copies them.
                     yield {k: torch.tensor(b[k]) for k in L.BATCH_KEYS}
 
-            logs = L.train_iteration(
-                learner, tensors(batches, lags), lambda: L.schedule_progress(learner, total_steps, elapsed(), limit),
-                sp, sp_s, overlapped=True)
+            logs = L.train_iteration(learner, tensors(batches, lags), progress, sp, sp_s, overlapped=True)
+            share = L.teacher_share(learner, progress())
+            if share is not None and "loss/policy" in logs:
+                logs["train/teacher_share"] = share
             train_s = logs["time/train_s"]
             if lags:
                 logs["distributed/policy_lag"] = sum(lags) / len(lags)

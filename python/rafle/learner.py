@@ -52,9 +52,13 @@ __all__ = [
     "iteration_logs",
     "load_replay",
     "load_replay_arrays",
+    "load_teacher",
     "losses",
     "save_replay",
     "steps_per_iteration",
+    "teacher_mix",
+    "teacher_share",
+    "to_device",
     "train_iteration",
     "train_steps",
 ]
@@ -68,6 +72,8 @@ BATCH_KEYS = ("obs", "mask", "policy", "value")
 #: Run files, as checkpoint.rs and rafle-train's metrics.rs and replay.rs name them.
 WEIGHTS, META, OPTIMIZER, METRICS = "latest.safetensors", "latest.json", "optimizer.safetensors", "metrics.csv"
 REPLAY = "replay.safetensors"
+#: The teacher's own buffer (``[bootstrap] mix`` > 0), as rafle-train's bootstrap.rs names it.
+TEACHER = "teacher.safetensors"
 
 
 def losses(net: torch.nn.Module, batch: Mapping[str, torch.Tensor], value_weight: float):
@@ -258,10 +264,8 @@ class Replay:
         """``n`` positions: numpy arrays, or (with ``device``) the training
         arrays as torch tensors there and any extras as numpy."""
         idx = rng.integers(0, self.size, n)
-        out: Dict[str, Any] = {}
-        for k, a in self.arrays.items():
-            out[k] = a[idx] if device is None or k not in BATCH_KEYS else torch.from_numpy(a[idx]).to(device)
-        return out
+        out = {k: a[idx] for k, a in self.arrays.items()}
+        return out if device is None else to_device(out, device)
 
 
 class Learner:
@@ -274,6 +278,9 @@ class Learner:
         self.train_cfg = cfg["train"]
         self.device = torch.device(device)
         self.step_count = 0
+        #: The teacher's positions in a buffer of their own (``[bootstrap]
+        #: mix`` > 0, after ``bootstrap``): a share of every batch (``teacher_mix``).
+        self.teacher: Optional[Replay] = None
         t = self.train_cfg
         decay = [p for p in net.parameters() if p.dim() >= 2]
         other = [p for p in net.parameters() if p.dim() < 2]
@@ -413,24 +420,33 @@ def bootstrap(
     add: Callable[[Mapping[str, np.ndarray]], None],
     rng: np.random.Generator,
     say: Callable[[str], None] = print,
+    run_dir: Optional[PathLike] = None,
 ) -> Dict[str, float]:
     """The ``[bootstrap]`` teacher start of ``rafle train``, for the Python
     learners: the teacher's games (``_rafle.teach``, seeded as ``rafle
     train`` seeds them) go through ``add`` into the replay window, and
     ``epochs`` passes of training at the schedule's start draw their
     batches (with ``rng``) from all the teacher's positions, not only the
-    newest ``replay_window`` of them; one line through ``say``. Returns the
+    newest ``replay_window`` of them; one line through ``say``. With
+    ``mix`` > 0 the positions go into ``learner.teacher`` instead (and,
+    given ``run_dir``, its file ``teacher.safetensors``, for a resume):
+    ``teacher_mix`` draws its share of each batch from them. Returns the
     ``bootstrap/*`` metrics (empty when the config plays no teacher games)."""
     b = cfg.get("bootstrap", {})
     if not b.get("games", 0):
         return {}
     arrays, t = _rafle.teach(cfg)
-    add(arrays)
     own = Replay(max(int(t["positions"]), 1))
     own.add(arrays)
     size = cfg["train"]["batch_size"]
     batches = (own.sample(size, rng, learner.device) for _ in range(int(t["steps"])))
     logs = train_steps(learner, batches, lambda: 0.0)
+    if b.get("mix", 0.0) > 0:
+        learner.teacher = own
+        if run_dir is not None and len(own):
+            _rafle.save_replay(Path(run_dir) / TEACHER, own.window_arrays(), own.total_added)
+    else:
+        add(arrays)
     wins, draws, losses = t["results"]
     say(f"bootstrap | {t['games']} games of {b['player']} (first mover W {wins} D {draws} L {losses}, "
         f"{t['plies'] / max(t['games'], 1):.0f} plies) in {t['seconds']:.0f}s | {t['positions']} positions, "
@@ -442,6 +458,59 @@ def bootstrap(
         "bootstrap/loss_policy": logs.get("loss/policy", 0.0),
         "bootstrap/loss_value": logs.get("loss/value", 0.0),
     }
+
+
+def to_device(batch: Mapping[str, np.ndarray], device: Union[str, torch.device]) -> Dict[str, Any]:
+    """A numpy batch as ``Replay.sample`` gives it with ``device``: the
+    training arrays as torch tensors there, any extras as numpy."""
+    return {k: torch.from_numpy(np.ascontiguousarray(a)).to(device) if k in BATCH_KEYS else a
+            for k, a in batch.items()}
+
+
+def teacher_mix(
+    learner: "Learner", batch: Mapping[str, np.ndarray], progress: float, rng: np.random.Generator
+) -> Dict[str, np.ndarray]:
+    """``batch`` (numpy arrays drawn from the replay window) with its first
+    rows replaced by positions of ``learner.teacher``: as many as ``rafle
+    train`` draws from its teacher buffer at ``progress`` of the schedule
+    (``_rafle.teacher_count``: ``[bootstrap] mix``, falling to 0 at
+    ``mix_until``). The batch as it is without a teacher buffer; arrays the
+    teacher's positions lack (e.g. ``version``) are kept whole."""
+    teacher = learner.teacher
+    if teacher is None or not len(teacher):
+        return dict(batch)
+    b = learner.cfg["bootstrap"]
+    n = len(batch["obs"])
+    k = _rafle.teacher_count(n, b["mix"], b["mix_until"], progress)
+    if not k:
+        return dict(batch)
+    t = teacher.sample(k, rng)
+    return {key: np.concatenate([t[key], a[k:]]) if key in t else a for key, a in batch.items()}
+
+
+def teacher_share(learner: "Learner", progress: float) -> Optional[float]:
+    """The metric ``train/teacher_share`` at ``progress`` (None without a
+    teacher buffer): the teacher's positions in a batch, as a share."""
+    if learner.teacher is None:
+        return None
+    b = learner.cfg["bootstrap"]
+    size = learner.train_cfg["batch_size"]
+    return _rafle.teacher_count(size, b["mix"], b["mix_until"], progress) / size
+
+
+def load_teacher(run_dir: PathLike, cfg: Mapping[str, Any]) -> Optional["Replay"]:
+    """The teacher's buffer of a run folder (``teacher.safetensors``, written
+    by ``rafle train`` or ``bootstrap``), None where the config mixes in no
+    teacher or the folder has none."""
+    path = Path(run_dir) / TEACHER
+    if cfg.get("bootstrap", {}).get("mix", 0.0) <= 0 or not path.is_file():
+        return None
+    arrays, total = _rafle.load_replay(path, cfg["run"]["variant"], 1 << 40, cfg["train"]["value_target_search"])
+    teacher = Replay(max(len(arrays["obs"]), 1))
+    if len(arrays["obs"]):
+        teacher.add(arrays)
+    teacher.total_added = total
+    return teacher
 
 
 def iteration_logs(counters: Mapping[str, float], selfplay_s: float, train_s: float, seconds: float) -> Dict[str, float]:

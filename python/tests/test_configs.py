@@ -26,7 +26,7 @@ ARMS = {
     "vsearch1": "vsearch1", "window20k": "window20k",
 }
 # Arms born as overlays (after BEFORE): no old file to compare with.
-BORN_OVERLAYS = ["cut-none", "cut-search", "schedule-steps"]
+BORN_OVERLAYS = ["cut-none", "cut-search", "schedule-steps", "teacher-learned", "teacher-mix"]
 # Where an old file drifted from the recipe it said it changed: (field, the
 # old file's value, the overlay's). thai-teacher.toml lacked conv_dtype, so
 # it trained f32 convolutions where the recipe says "auto".

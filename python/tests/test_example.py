@@ -40,9 +40,11 @@ def test_alphazero_example_two_tiny_iterations(tmp_path: Path) -> None:
     out = tmp_path / "run"
     cfg = tmp_path / "tiny.toml"
     # The tiny trainer config, with a final evaluation of 4 games (a
-    # placement on the ladder), given as rafle train would take it (an
-    # overlay and --set).
-    cfg.write_text(f'base = "{TINY}"\n[eval]\nfinal_games = 4\n')
+    # placement on the ladder) and a teacher start whose positions keep a
+    # buffer of their own (half of each batch), given as rafle train would
+    # take it (an overlay and --set).
+    cfg.write_text(f'base = "{TINY}"\n[eval]\nfinal_games = 4\n'
+                   '[bootstrap]\ngames = 2\nplayer = "alphabeta:1"\nmix = 0.5\nmix_until = 0.0\n')
     run = subprocess.run(
         [sys.executable, str(EXAMPLES / "alphazero.py"), "--config", str(cfg), "--out", str(out),
          "--iterations", "2", "--set", "eval.every=1", "--set", "eval.games=2", "--quiet"],
@@ -58,6 +60,8 @@ def test_alphazero_example_two_tiny_iterations(tmp_path: Path) -> None:
     assert all(int(lo) <= int(e) <= int(hi) for e, lo, hi, _ in lines), run.stdout
     assert (out / "metrics.csv").read_text().count("loss/policy") == 2
     assert "eval/ladder_elo" in (out / "metrics.csv").read_text()
+    assert re.findall(r",train/teacher_share,([\d.]+)", (out / "metrics.csv").read_text()) == ["0.5", "0.5"]
+    assert (out / "teacher.safetensors").is_file()
     # The checkpoint plays in Rust and in Python.
     if BINARY.is_file():
         r = subprocess.run([str(BINARY), "eval", "--variant", "thai", "--model",

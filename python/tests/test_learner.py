@@ -216,6 +216,38 @@ def test_the_teacher_start_is_rafle_trains(tmp_path: Path) -> None:
         rafle._rafle.teach(TINY)
 
 
+def test_a_teacher_mixed_in_keeps_its_own_buffer(tmp_path: Path) -> None:
+    """[bootstrap] mix > 0: the teacher's positions stay out of the replay
+    window, in ``learner.teacher`` and its file (``rafle train``'s), and
+    ``teacher_mix`` replaces rafle train's share of each batch with them,
+    falling to none at ``mix_until``."""
+    cfg_path = tmp_path / "mix.toml"
+    cfg_path.write_text(TINY.read_text() + '\n[bootstrap]\ngames = 4\nplayer = "alphabeta:1"\nmix = 0.5\n'
+                        "mix_until = 0.5\n")
+    cfg = rafle._rafle.load_config(cfg_path)
+    learner = L.Learner(L.fresh_net(cfg), cfg)
+    replay = L.Replay(cfg["train"]["replay_window"])
+    rng = np.random.default_rng(0)
+    logs = L.bootstrap(learner, cfg, replay.add, rng, lambda _: None, run_dir=tmp_path)
+    n = int(logs["bootstrap/positions"])
+    assert len(replay) == 0 and learner.teacher is not None and len(learner.teacher) == n > 0
+    again = L.load_teacher(tmp_path, cfg)
+    assert again is not None and len(again) == n
+    teacher_obs = {bytes(o) for o in learner.teacher.window_arrays()["obs"]}
+    batch = {k: np.zeros_like(a[:16]) for k, a in learner.teacher.window_arrays().items()}
+    batch["extra"] = np.arange(16)
+    for progress, share in [(0.0, 0.5), (0.25, 0.25), (0.5, 0.0), (1.0, 0.0)]:
+        mixed = L.teacher_mix(learner, batch, progress, rng)
+        k = rafle._rafle.teacher_count(16, 0.5, 0.5, progress)
+        assert k == round(16 * share) and L.teacher_share(learner, progress) == share
+        assert all(bytes(o) in teacher_obs for o in mixed["obs"][:k]) and not mixed["obs"][k:].any()
+        assert np.array_equal(mixed["extra"], batch["extra"])
+    with pytest.raises(ValueError, match="bootstrap.mix"):
+        rafle._rafle.teacher_count(16, 1.5, 0.5, 0.0)
+    learner.teacher = None
+    assert L.teacher_mix(learner, batch, 0.0, rng)["obs"] is batch["obs"] and L.teacher_share(learner, 0.0) is None
+
+
 def test_the_teacher_steps_draw_from_all_its_positions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """More teacher positions than the replay window holds: the window keeps
     the newest, and the teacher's steps still draw from the older ones."""

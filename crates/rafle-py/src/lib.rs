@@ -57,6 +57,7 @@ fn _rafle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(training::heldout_observations, m)?)?;
     m.add_function(wrap_pyfunction!(training::heldout_metrics, m)?)?;
     m.add_function(wrap_pyfunction!(training::schedule_progress, m)?)?;
+    m.add_function(wrap_pyfunction!(training::teacher_count, m)?)?;
     m.add_function(wrap_pyfunction!(training::save_replay, m)?)?;
     m.add_function(wrap_pyfunction!(training::load_replay, m)?)?;
     m.add_class::<pdn::PdnGame>()?;

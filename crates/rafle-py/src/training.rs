@@ -123,6 +123,21 @@ pub fn schedule_progress(
     Ok(by.progress(step, total_steps, elapsed, limit))
 }
 
+/// Positions of a `batch`-position training batch drawn from the
+/// teacher's own buffer at `progress` of the schedule (`[bootstrap]`'s
+/// `mix`, falling linearly to 0 at `mix_until`, 0: no fall), as `rafle
+/// train` draws them.
+#[pyfunction]
+pub fn teacher_count(batch: usize, mix: f64, mix_until: f64, progress: f64) -> PyResult<usize> {
+    let cfg = rafle_train::config::BootstrapConfig {
+        mix,
+        mix_until,
+        ..Default::default()
+    };
+    cfg.validate().map_err(|e| value_error(format!("{e:#}")))?;
+    Ok(rafle_train::bootstrap::teacher_count(&cfg, batch, progress))
+}
+
 /// One array of a batch as flat f32, bool or i8 values.
 fn array<'py, T: numpy::Element + Copy>(
     batch: &Bound<'py, PyDict>,

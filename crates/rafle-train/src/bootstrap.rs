@@ -7,6 +7,13 @@
 //! softened, as the policy targets where `policy = "scores"`; the random
 //! opening plies that diversify the games are not targets (each game's
 //! samples start after them), nor are forced steps (as in self-play).
+//!
+//! After the teacher start its positions either join the replay window
+//! (`mix = 0`), where self-play pushes them out after about
+//! `replay_window / positions_per_iteration` iterations, or stay in a
+//! buffer of their own, [`TEACHER`], that gives [`teacher_count`] of every
+//! batch: `mix` of it, falling linearly to none at `mix_until` of the
+//! schedule ([`teacher_share`]).
 
 use crate::config::{BootstrapConfig, BootstrapPolicy, BootstrapValue};
 use crate::sample::{game_samples_taught, Sample};
@@ -37,6 +44,28 @@ pub fn seed(run_seed: u64) -> u64 {
 /// `batch_size` positions a step, rounded up.
 pub fn steps(positions: usize, epochs: f64, batch_size: usize) -> u64 {
     (positions as f64 * epochs / batch_size.max(1) as f64).ceil() as u64
+}
+
+/// The teacher's own buffer in a run folder (`mix` > 0), in the replay
+/// window's format (`crate::replay`), written once after the teacher start.
+pub const TEACHER: &str = "teacher.safetensors";
+
+/// The share of a training batch drawn from the teacher's buffer at
+/// `progress` (0 to 1) of the schedule: `mix`, falling linearly to 0 at
+/// `mix_until` (0: no fall).
+pub fn teacher_share(mix: f64, mix_until: f64, progress: f64) -> f64 {
+    if mix_until <= 0.0 {
+        return mix;
+    }
+    mix * (1.0 - progress / mix_until).clamp(0.0, 1.0)
+}
+
+/// Positions of a `batch`-position training batch drawn from the teacher's
+/// buffer at `progress`, the rest from the replay window: the share
+/// rounded to the nearest position.
+pub fn teacher_count(cfg: &BootstrapConfig, batch: usize, progress: f64) -> usize {
+    let share = teacher_share(cfg.mix, cfg.mix_until, progress);
+    ((batch as f64 * share).round() as usize).min(batch)
 }
 
 /// Games played per parallel round (the minutes budget is checked between
@@ -178,6 +207,28 @@ mod tests {
             opening_plies: 4,
             ..BootstrapConfig::default()
         }
+    }
+
+    #[test]
+    fn the_teachers_share_falls_to_none_at_mix_until() {
+        let cfg = BootstrapConfig {
+            mix: 0.5,
+            mix_until: 0.5,
+            ..BootstrapConfig::default()
+        };
+        assert_eq!(teacher_count(&cfg, 256, 0.0), 128);
+        assert_eq!(teacher_count(&cfg, 256, 0.25), 64);
+        assert_eq!(teacher_count(&cfg, 256, 0.5), 0);
+        assert_eq!(teacher_count(&cfg, 256, 0.9), 0);
+        let constant = BootstrapConfig {
+            mix_until: 0.0,
+            ..cfg.clone()
+        };
+        assert_eq!(teacher_count(&constant, 256, 0.9), 128);
+        let off = BootstrapConfig::default();
+        assert_eq!(teacher_count(&off, 256, 0.0), 0, "mix = 0 draws none");
+        let all = BootstrapConfig { mix: 1.0, ..off };
+        assert_eq!(teacher_count(&all, 7, 0.0), 7);
     }
 
     #[test]

@@ -56,8 +56,9 @@ pub struct Config {
 /// `opening_plies` random plies, which are not targets), trains on their
 /// positions (the played step as policy target, the result as value
 /// target) for `epochs` passes, then goes on by self-play with the newest
-/// `train.replay_window` of them in its replay window (see
-/// `rafle_train::bootstrap`).
+/// `train.replay_window` of them in its replay window, or (`mix` > 0) with
+/// all of them in a buffer of their own that gives a share of every batch
+/// (see `rafle_train::bootstrap`).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct BootstrapConfig {
@@ -86,6 +87,16 @@ pub struct BootstrapConfig {
     /// Men of score difference that weigh a move e times less than a move
     /// that much better (`policy = "scores"`).
     pub policy_temperature: f64,
+    /// After the teacher start, the share of every training batch drawn
+    /// from the teacher's positions, all of them kept in a buffer of their
+    /// own (`RUN_DIR/teacher.safetensors`) instead of entering the replay
+    /// window, where self-play's newer positions push them out within a
+    /// few iterations. 0: the teacher's positions join the replay window.
+    pub mix: f64,
+    /// The schedule's progress (`train.schedule_by`, 0 to 1; the teacher
+    /// start's own steps count among its steps) at which the share has
+    /// fallen linearly from `mix` to 0 (0: it stays `mix`).
+    pub mix_until: f64,
 }
 
 /// What the teacher's positions take as their policy target.
@@ -130,6 +141,8 @@ impl Default for BootstrapConfig {
             score_scale: 2.0,
             policy: BootstrapPolicy::Move,
             policy_temperature: 0.25,
+            mix: 0.0,
+            mix_until: 1.0,
         }
     }
 }
@@ -160,6 +173,16 @@ impl BootstrapConfig {
             self.opening_plies <= 1000,
             "bootstrap.opening_plies",
             "<= 1000",
+        )?;
+        check(
+            (0.0..=1.0).contains(&self.mix),
+            "bootstrap.mix",
+            "in [0, 1]",
+        )?;
+        check(
+            self.mix_until >= 0.0 && self.mix_until.is_finite(),
+            "bootstrap.mix_until",
+            ">= 0",
         )?;
         check(
             !self.player.trim().is_empty(),

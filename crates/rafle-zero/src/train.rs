@@ -145,6 +145,9 @@ pub struct Trainer {
     pub infer: Inference,
     pub opt: Optimizer,
     pub replay: Replay,
+    /// The teacher's positions in a buffer of their own (`bootstrap.mix` >
+    /// 0, after the teacher start), a share of every batch.
+    pub teacher: Option<Replay>,
     pub selfplay: SelfPlay,
     pub step: u64,
     pub iteration: u64,
@@ -190,6 +193,7 @@ impl Trainer {
         net.set_conv_dtype(cfg.train.conv_dtype);
         let mut opt = Optimizer::new(&net.vs, &cfg.train);
         let mut replay = Replay::new(cfg.train.replay_window);
+        let mut teacher = None;
         let (mut step, mut iteration, mut games, mut elapsed) = (0, 0, 0, 0.0);
         let mut ladder_elo = None;
         if cfg.eval.mode == EvalMode::Ladder && (cfg.eval.games > 0 || cfg.eval.final_games > 0) {
@@ -209,6 +213,17 @@ impl Trainer {
                     "warning: {} is missing: the replay window starts empty",
                     rp.display()
                 );
+            }
+            let tp = dir.join(bootstrap::TEACHER);
+            if cfg.bootstrap.mix > 0.0 && cfg.bootstrap.games > 0 {
+                if tp.is_file() {
+                    teacher = Some(Replay::load(&tp, usize::MAX)?);
+                } else {
+                    eprintln!(
+                        "warning: {} is missing: training goes on without the teacher's share",
+                        tp.display()
+                    );
+                }
             }
             step = meta.step;
             iteration = meta.iteration;
@@ -244,6 +259,7 @@ impl Trainer {
             net,
             opt,
             replay,
+            teacher,
             selfplay,
             step,
             iteration,
@@ -348,6 +364,7 @@ impl Trainer {
             let mut losses = Losses::default();
             let mut last_lr = 0.0;
             let mut steps = 0;
+            let mut teacher_share = None;
             let train_start = Instant::now();
             if self.replay.len() >= self.cfg.train.min_replay {
                 let n = self.steps_per_iteration();
@@ -357,6 +374,13 @@ impl Trainer {
                     |step: u64| by.progress(step, total_steps, elapsed(&start, before), limit);
                 (losses, last_lr) = self.train_steps(n, &mp, progress)?;
                 steps = n;
+                if self.teacher.is_some() {
+                    // The share of the next batch, as the Python trainers log it.
+                    let size = self.cfg.train.batch_size;
+                    let k =
+                        bootstrap::teacher_count(&self.cfg.bootstrap, size, progress(self.step));
+                    teacher_share = Some(k as f64 / size as f64);
+                }
             }
             let train_s = train_start.elapsed().as_secs_f64();
             self.iteration = it;
@@ -368,6 +392,9 @@ impl Trainer {
                 rows.push(("loss/value", losses.value / k));
                 rows.push(("loss/total", losses.total / k));
                 rows.push(("train/lr", last_lr));
+            }
+            if let Some(share) = teacher_share {
+                rows.push(("train/teacher_share", share));
             }
             rows.extend(iteration_metrics(&st, st.seconds, train_s, st.seconds));
             metrics.log_all(it, self.step, now, &rows)?;
@@ -474,8 +501,19 @@ impl Trainer {
         tr_bar.set_style(style("  training   {bar:30} {pos}/{len} steps {msg}"));
         let device = self.net.device();
         for _ in 0..n {
+            let at = progress(self.step);
             let batch = {
-                let picks = self.replay.sample(self.cfg.train.batch_size, &mut self.rng);
+                let size = self.cfg.train.batch_size;
+                let from_teacher = match &self.teacher {
+                    Some(t) if !t.is_empty() => {
+                        bootstrap::teacher_count(&self.cfg.bootstrap, size, at)
+                    }
+                    _ => 0,
+                };
+                let mut picks = self.replay.sample(size - from_teacher, &mut self.rng);
+                if let Some(t) = self.teacher.as_ref().filter(|_| from_teacher > 0) {
+                    picks.extend(t.sample(from_teacher, &mut self.rng));
+                }
                 Batch::new(
                     &picks,
                     &self.net.shape,
@@ -483,7 +521,7 @@ impl Trainer {
                     device,
                 )
             };
-            let lr = lr_at(&self.cfg.train, self.step, progress(self.step));
+            let lr = lr_at(&self.cfg.train, self.step, at);
             last_lr = lr;
             let l = train_step(
                 &self.net,
@@ -507,7 +545,8 @@ impl Trainer {
 
     /// `[bootstrap]`: `epochs` passes of training over the teacher's games
     /// (at the schedule's start), then their positions into the replay
-    /// window.
+    /// window, or (`mix` > 0) into the teacher's own buffer, written to the
+    /// run folder for a resume.
     fn bootstrap(&mut self, mp: &MultiProgress, metrics: &mut Metrics) -> Result<()> {
         let b = self.cfg.bootstrap.clone();
         let bar = mp.add(ProgressBar::new(b.games as u64));
@@ -529,10 +568,15 @@ impl Trainer {
         let n = bootstrap::steps(positions, b.epochs, self.cfg.train.batch_size);
         let trained = self.train_steps(n, mp, |_| 0.0);
         let own = std::mem::replace(&mut self.replay, window);
-        for s in own.into_samples() {
-            self.replay.push(s);
-        }
         let (losses, _) = trained?;
+        if b.mix > 0.0 {
+            own.save(&self.dir.join(bootstrap::TEACHER))?;
+            self.teacher = Some(own);
+        } else {
+            for s in own.into_samples() {
+                self.replay.push(s);
+            }
+        }
         let k = n.max(1) as f64;
         metrics.log_all(
             0,

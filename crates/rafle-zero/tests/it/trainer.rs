@@ -391,6 +391,52 @@ fn a_teacher_larger_than_the_replay_window_leaves_the_window_its_newest() {
 }
 
 #[test]
+fn a_teacher_mixed_in_keeps_its_own_buffer_across_a_resume() {
+    // bootstrap.mix: the teacher's positions stay out of the replay window,
+    // in their own file, and a share of each batch comes from them (logged;
+    // its fall is rafle-train's bootstrap test); a resumed run reads the
+    // buffer back.
+    let dir = tmp("bootstrap-mix");
+    let mut cfg = tiny(&dir, 2);
+    cfg.bootstrap.games = 4;
+    cfg.bootstrap.player = "alphabeta:1".into();
+    cfg.bootstrap.epochs = 1.0;
+    cfg.bootstrap.mix = 0.5;
+    cfg.bootstrap.mix_until = 0.0;
+    cfg.run.checkpoint_every = 1;
+    let mut t = Trainer::new(cfg.clone(), true).unwrap();
+    t.run().unwrap();
+    let rows = metrics::read(&dir).unwrap();
+    let positions = values(&rows, "bootstrap/positions")[0] as usize;
+    assert!(positions > 0, "{rows:?}");
+    assert_eq!(t.teacher.as_ref().map(|r| r.len()), Some(positions));
+    // The window holds self-play's positions only.
+    assert_eq!(t.replay.total_added as usize, t.replay.len());
+    let share = values(&rows, "train/teacher_share");
+    assert_eq!(share, vec![0.5, 0.5], "{rows:?}");
+    let file = dir.join(rafle_train::bootstrap::TEACHER);
+    assert!(file.is_file());
+    cfg.run.iterations = 3;
+    let mut meta = checkpoint::read_meta(&dir.join(checkpoint::META)).unwrap();
+    meta.config = cfg.clone();
+    std::fs::write(dir.join(checkpoint::META), meta.to_json()).unwrap();
+    let resumed = Trainer::resume(&dir, true).unwrap();
+    assert_eq!(resumed.teacher.as_ref().map(|r| r.len()), Some(positions));
+    // Without the buffer's share the teacher's positions join the window.
+    let plain = tmp("bootstrap-mix-off");
+    cfg.run.out_dir = plain.display().to_string();
+    cfg.run.iterations = 1;
+    cfg.bootstrap.mix = 0.0;
+    let mut t = Trainer::new(cfg, true).unwrap();
+    t.run().unwrap();
+    assert!(t.teacher.is_none());
+    assert!(!plain.join(rafle_train::bootstrap::TEACHER).exists());
+    assert!(t.replay.total_added as usize >= positions);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&plain);
+}
+
+#[test]
 fn tables_in_self_play_train_as_a_config_option() {
     // The [egtb] lever end to end: the run opens the tables, its self-play
     // probes them and logs how many positions they valued; a folder
@@ -487,6 +533,12 @@ fn config_errors_name_the_field() {
             "[eval]",
             "[bootstrap]\npolicy_temperature = 0.0\n[eval]",
             "bootstrap.policy_temperature",
+        ),
+        ("[eval]", "[bootstrap]\nmix = 1.5\n[eval]", "bootstrap.mix"),
+        (
+            "[eval]",
+            "[bootstrap]\nmix_until = -1.0\n[eval]",
+            "bootstrap.mix_until",
         ),
     ];
     for (from, to, field) in cases {
