@@ -155,12 +155,22 @@ pub fn calibrate(
         Ok::<(), EvalError>(())
     };
     let schedule = cfg.schedule();
+    let mut kept_any = false;
     for (k, &(a, b, g)) in schedule.iter().enumerate() {
         match cfg.reused(a, b, g) {
-            Some(score) => played.push(a, b, score),
+            Some(score) => {
+                played.push(a, b, score);
+                kept_any = true;
+            }
             None => play(&mut played, k, a, b, g)?,
         }
     }
+    // A ladder grown by --reuse took the earlier file's time and this one's
+    // (an upper bound where some earlier matches were played again).
+    let kept_seconds = match (kept_any, &cfg.reuse) {
+        (true, Some(l)) => l.seconds,
+        _ => 0.0,
+    };
     let anchor = cfg.specs.iter().position(|s| s == "random").unwrap_or(0);
     let mut fit = fit_pool(n, &played.results, anchor, PRIOR_DRAWS).map_err(fail)?;
     if let Some(max_gap) = cfg.max_gap {
@@ -212,7 +222,7 @@ pub fn calibrate(
         max_plies: cfg.max_plies,
         seed: cfg.seed,
         prior_draws: PRIOR_DRAWS,
-        seconds: round1(start.elapsed().as_secs_f64()),
+        seconds: round1(kept_seconds + start.elapsed().as_secs_f64()),
         threads: cfg.threads.unwrap_or_else(rayon::current_num_threads),
         eval: match cfg.specs.iter().any(|s| super::plays_zoo_eval(s)) {
             true => rafle_search::learned::zoo_fingerprint(variant).unwrap_or_default(),
@@ -321,7 +331,11 @@ mod tests {
         // Grown by a rung over the earlier ladder: only the new rung's
         // matches are played, the others' results are the same.
         cfg.specs.push("alphabeta:3".into());
-        cfg.reuse = Some(l.clone());
+        // (A day's calibration, so the grown one's time must hold it.)
+        cfg.reuse = Some(Ladder {
+            seconds: 86_400.0,
+            ..l.clone()
+        });
         assert_eq!(cfg.reused(2, 1, 16), Some(l.matches[1].score()));
         assert_eq!(
             cfg.reused(1, 2, 16).map(|s| s.wdl),
@@ -333,6 +347,8 @@ mod tests {
         assert_eq!(new, 2);
         assert_eq!(grown.matches[..2], l.matches[..2]);
         assert_eq!(grown.rungs.len(), 4);
+        // Its wall time holds the kept games' too.
+        assert!(grown.seconds >= 86_400.0, "{}", grown.seconds);
         cfg.specs.pop();
         cfg.reuse = None;
         cfg.specs = vec!["random".into()];

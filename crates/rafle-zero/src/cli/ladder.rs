@@ -360,7 +360,8 @@ fn markdown(ladders: &[(Variant, Ladder)]) -> String {
     use std::fmt::Write;
     // Every rung spec, grouped by player kind in the order kinds first
     // appear, and by strength argument within a kind (`uct:128` sits next to
-    // `uct:64` although only some ladders have it).
+    // `uct:64` although only some ladders have it), the learned-evaluation
+    // rungs (`alphabeta:d=5,eval=zoo`) after the hand-written ones.
     let mut specs: Vec<&str> = Vec::new();
     for (_, l) in ladders {
         for r in &l.rungs {
@@ -377,8 +378,12 @@ fn markdown(ladders: &[(Variant, Ladder)]) -> String {
         }
     }
     specs.sort_by_key(|s| {
-        let arg = s.split(':').nth(1).and_then(|a| a.parse::<u64>().ok());
-        (kinds.iter().position(|k| *k == kind(s)), arg)
+        let arg = s.split_once(':').map_or("", |(_, a)| a);
+        let depth = arg
+            .split(',')
+            .find_map(|o| o.strip_prefix("d=").unwrap_or(o).parse::<u64>().ok());
+        let position = kinds.iter().position(|k| *k == kind(s));
+        (position, arg.contains("eval="), depth)
     });
     let cell = |l: &Ladder, spec: &str, f: &dyn Fn(&ladder::Rung) -> String| {
         l.rung(spec).map(|i| f(&l.rungs[i])).unwrap_or_default()

@@ -23,6 +23,10 @@ pub struct TrainEvalArgs {
     /// Override run.generations (also when resuming: train further).
     #[arg(long)]
     pub generations: Option<u64>,
+    /// Override run.time_limit_min (also when resuming: the minutes the
+    /// run trained so far count towards it).
+    #[arg(long)]
+    pub time_limit_min: Option<f64>,
     /// No progress bars (a line per generation).
     #[arg(long)]
     pub quiet: bool,
@@ -35,6 +39,9 @@ pub fn run(a: TrainEvalArgs) -> anyhow::Result<()> {
             if let Some(g) = a.generations {
                 cfg.run.generations = g;
             }
+            if let Some(m) = a.time_limit_min {
+                cfg.run.time_limit_min = m;
+            }
             cfg.validate()?;
             EvalTrainer::new(cfg, a.quiet)?
         }
@@ -45,6 +52,9 @@ pub fn run(a: TrainEvalArgs) -> anyhow::Result<()> {
             let mut t = EvalTrainer::resume(dir, a.quiet)?;
             if let Some(g) = a.generations {
                 t.cfg.run.generations = g;
+            }
+            if let Some(m) = a.time_limit_min {
+                t.cfg.run.time_limit_min = m;
             }
             t.cfg.validate()?;
             t

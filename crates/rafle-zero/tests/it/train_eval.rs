@@ -136,6 +136,25 @@ fn a_tiny_run_writes_an_evaluation_that_plays_and_resumes_after_a_kill() {
             String::from_utf8_lossy(&out.stderr)
         );
         assert_eq!(generations(&run), done + 1);
+        // A time limit the run has passed (its minutes so far count): the
+        // resume trains no further.
+        let more = (done + 5).to_string();
+        let out = rafle(&[
+            "train-eval",
+            "--resume",
+            run.to_str().unwrap(),
+            "--generations",
+            &more,
+            "--time-limit-min",
+            "0.0001",
+            "--quiet",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(generations(&run), done + 1);
         // One row of each metric per generation, none from the cut one twice.
         let rows = metrics::read(&run).unwrap();
         for g in 1..=done + 1 {
