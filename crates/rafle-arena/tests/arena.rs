@@ -620,7 +620,13 @@ fn placements_are_those_of_the_arena_before_openings_moved_to_the_core() {
     ];
     assert_eq!(BEFORE.len(), Variant::ALL.len());
     for v in Variant::ALL {
-        let ladder = Ladder::builtin(v).unwrap();
+        let mut ladder = Ladder::builtin(v).unwrap();
+        // The learned-evaluation rungs came later (thai's on 2026-12-07):
+        // without them the placement starts where it did (their refit left
+        // the rungs these games meet as they were).
+        ladder
+            .rungs
+            .retain(|r| !rafle_arena::ladder::plays_zoo_eval(&r.spec));
         assert_eq!(ladder.opening_plies, 4, "{v}");
         let p = place(v, &player("greedy", v), &ladder, 8, 7, &cfg(0, 0)).unwrap();
         let want = BEFORE.iter().find(|(name, _)| *name == v.name()).unwrap().1;
