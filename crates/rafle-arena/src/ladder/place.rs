@@ -4,8 +4,8 @@
 //!
 //! The games are played in rounds of about a fifth of the budget each
 //! (whole colour-swapped pairs, the ladder's arena settings, each round its
-//! own seed). The first round plays the middle rung; each next one plays a
-//! rung bracketing the estimate so far: of the rung just below it and the
+//! own seed). The first round plays the middle hand-written rung; each
+//! next one plays a rung bracketing the estimate so far: of the rung just below it and the
 //! one just above, the one with fewer games (the nearer on a tie). A score
 //! far from 50% moves the estimate (the prior keeps a sweep finite) and the
 //! next round jumps there, so the rounds end up around the rungs the player
@@ -244,6 +244,15 @@ pub fn place(
     place_near(variant, player, ladder, games, seed, base, None)
 }
 
+/// Rungs below the learned-evaluation ones (those sort on top).
+fn hand_written(ladder: &Ladder) -> usize {
+    ladder
+        .rungs
+        .iter()
+        .filter(|r| !super::plays_zoo_eval(&r.spec))
+        .count()
+}
+
 /// [`place`], the first round against the rung nearest `near` (an earlier
 /// estimate of the player, e.g. a trainer's last placement) instead of the
 /// middle rung, so a small budget is spent where the player is.
@@ -274,7 +283,9 @@ pub fn place_near(
     let mut done = 0;
     let mut rung = match near {
         Some(e) if e.is_finite() => next_rung(ladder, e, &played),
-        _ => n / 2,
+        // The middle of the hand-written rungs: the learned-evaluation
+        // rungs on top are for players stronger than all of them.
+        _ => hand_written(ladder) / 2,
     };
     while done < pairs {
         let k = per_round.min(pairs - done);
@@ -379,7 +390,11 @@ mod tests {
             assert_eq!(p.rounds, [k], "{}", l.rungs[k].spec);
         }
         let p = place(v, &player, &l, 2, 0, &base).unwrap();
-        assert_eq!(p.rounds, [l.rungs.len() / 2]);
+        assert_eq!(p.rounds, [hand_written(&l) / 2]);
+        assert!(
+            hand_written(&l) < l.rungs.len(),
+            "thai's ladder has learned rungs"
+        );
         let line = p.summary();
         assert!(
             line.starts_with("ladder elo ") && line.contains("placed by 2 games against"),
