@@ -62,6 +62,20 @@ fn tiny(dir: &Path, design: &str) -> PathBuf {
     cfg
 }
 
+/// `rafle train-eval --resume RUN --generations G --quiet`, then `extra`.
+fn resume_args<'a>(run: &'a str, generations: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "train-eval",
+        "--resume",
+        run,
+        "--generations",
+        generations,
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 fn generations(run: &Path) -> u64 {
     State::read(run).unwrap().map_or(0, |s| s.generations)
 }
@@ -98,15 +112,9 @@ fn a_tiny_run_writes_an_evaluation_that_plays_and_resumes_after_a_kill() {
         let again = rafle(&["train-eval", "--config", cfg.to_str().unwrap(), "--quiet"]);
         assert!(!again.status.success());
         assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+        let run_s = run.to_str().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_rafle"))
-            .args([
-                "train-eval",
-                "--resume",
-                run.to_str().unwrap(),
-                "--generations",
-                "50",
-                "--quiet",
-            ])
+            .args(resume_args(run_s, "50", &[]))
             .stdout(std::process::Stdio::null())
             .spawn()
             .unwrap();
@@ -122,14 +130,7 @@ fn a_tiny_run_writes_an_evaluation_that_plays_and_resumes_after_a_kill() {
             "{design}: {done} generations before the kill"
         );
         let next = (done + 1).to_string();
-        let out = rafle(&[
-            "train-eval",
-            "--resume",
-            run.to_str().unwrap(),
-            "--generations",
-            &next,
-            "--quiet",
-        ]);
+        let out = rafle(&resume_args(run_s, &next, &[]));
         assert!(
             out.status.success(),
             "{}",
@@ -139,20 +140,21 @@ fn a_tiny_run_writes_an_evaluation_that_plays_and_resumes_after_a_kill() {
         // A time limit the run has passed (its minutes so far count): the
         // resume trains no further.
         let more = (done + 5).to_string();
-        let out = rafle(&[
-            "train-eval",
-            "--resume",
-            run.to_str().unwrap(),
-            "--generations",
-            &more,
-            "--time-limit-min",
-            "0.0001",
-            "--quiet",
-        ]);
+        let out = rafle(&resume_args(run_s, &more, &["--time-limit-min", "0.0001"]));
         assert!(
             out.status.success(),
             "{}",
             String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(generations(&run), done + 1);
+        // A bad limit is a one-line error naming the field, and trains nothing.
+        let out = rafle(&resume_args(run_s, &more, &["--time-limit-min=-1"]));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success()
+                && err.contains("run.time_limit_min")
+                && err.trim().lines().count() == 1,
+            "{err}"
         );
         assert_eq!(generations(&run), done + 1);
         // One row of each metric per generation, none from the cut one twice.
