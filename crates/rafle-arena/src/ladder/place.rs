@@ -5,11 +5,11 @@
 //! The games are played in rounds of about a fifth of the budget each
 //! (whole colour-swapped pairs, the ladder's arena settings, each round its
 //! own seed). The first round plays the middle hand-written rung; each
-//! next one plays a rung bracketing the estimate so far: of the rung just below it and the
-//! one just above, the one with fewer games (the nearer on a tie). A score
-//! far from 50% moves the estimate (the prior keeps a sweep finite) and the
-//! next round jumps there, so the rounds end up around the rungs the player
-//! scores ~50% against, where a game says the most.
+//! next one plays a rung bracketing the estimate so far: of the rung just
+//! below it and the one just above, the one with fewer games (the nearer on
+//! a tie). A score far from 50% moves the estimate (the prior keeps a sweep
+//! finite) and the next round jumps there, so the rounds end up around the
+//! rungs the player scores ~50% against, where a game says the most.
 
 use super::fit::{fit_player, PlayerFit, Score};
 use super::Ladder;

@@ -32,17 +32,23 @@ pub struct TrainEvalArgs {
     pub quiet: bool,
 }
 
+/// The flags that change a fresh or resumed run's config, then its checks.
+fn overrides(a: &TrainEvalArgs, cfg: &mut Config) -> anyhow::Result<()> {
+    if let Some(g) = a.generations {
+        cfg.run.generations = g;
+    }
+    if let Some(m) = a.time_limit_min {
+        cfg.run.time_limit_min = m;
+    }
+    cfg.validate()?;
+    Ok(())
+}
+
 pub fn run(a: TrainEvalArgs) -> anyhow::Result<()> {
     let mut trainer = match (&a.config, &a.resume) {
         (Some(path), None) => {
             let mut cfg = Config::load_with(path, &a.sets)?;
-            if let Some(g) = a.generations {
-                cfg.run.generations = g;
-            }
-            if let Some(m) = a.time_limit_min {
-                cfg.run.time_limit_min = m;
-            }
-            cfg.validate()?;
+            overrides(&a, &mut cfg)?;
             EvalTrainer::new(cfg, a.quiet)?
         }
         (None, Some(dir)) => {
@@ -50,13 +56,7 @@ pub fn run(a: TrainEvalArgs) -> anyhow::Result<()> {
                 bail!("--set cannot be combined with --resume (the run keeps its config)");
             }
             let mut t = EvalTrainer::resume(dir, a.quiet)?;
-            if let Some(g) = a.generations {
-                t.cfg.run.generations = g;
-            }
-            if let Some(m) = a.time_limit_min {
-                t.cfg.run.time_limit_min = m;
-            }
-            t.cfg.validate()?;
+            overrides(&a, &mut t.cfg)?;
             t
         }
         _ => bail!("give exactly one of --config FILE or --resume RUN_DIR"),
